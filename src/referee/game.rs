@@ -1,0 +1,386 @@
+//! One game between two started engines, judged move by move with the rules core.
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::clock::Clock;
+use super::config::{Limits, Timeouts};
+use super::engine::{Answer, Engine};
+use super::engine_process::RecvError;
+use super::openings::StartPosition;
+use super::protocol::{self, ClockReading, Dialect, GoLimits};
+use super::schedule::GameSpec;
+use crate::rules::{AnyPosition, Color, Variant};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The loser had no legal move.
+    Normal,
+    /// The loser sent a move that is illegal or unreadable, or claimed to have none.
+    IllegalMove,
+    /// The loser's `bestmove` came later than its clock (plus time margin) allowed.
+    TimeForfeit,
+    /// The loser exited or closed its output (or could not be started).
+    Crash,
+    /// The loser stopped answering: no `readyok`, no handshake, or no `bestmove` within
+    /// the watchdog when no clock limited it.
+    Stall,
+}
+
+impl Termination {
+    /// Every termination, in the order reports list them.
+    pub const ALL: [Termination; 5] = [
+        Termination::Normal,
+        Termination::IllegalMove,
+        Termination::TimeForfeit,
+        Termination::Crash,
+        Termination::Stall,
+    ];
+
+    /// The short name used in JSON, PGN and game lines.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::IllegalMove => "illegal move",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Crash => "crash",
+            Termination::Stall => "stall",
+        }
+    }
+
+    /// Reads a [`name`](Self::name).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Whether the loser misbehaved (and must be restarted).
+    #[must_use]
+    pub const fn is_fault(self) -> bool {
+        !matches!(self, Termination::Normal)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A move as played, with what the engine said about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// Canonical move text.
+    pub text: String,
+    /// Thinking time in milliseconds.
+    pub ms: u64,
+    /// Depth of the engine's last `info` line.
+    pub depth: Option<u32>,
+    /// Score of the engine's last `info` line.
+    pub score: Option<String>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// One-based game number in the tournament.
+    pub number: u64,
+    /// One-based round.
+    pub round: u32,
+    /// Zero-based index of its colour-swapped pair.
+    pub pair: u64,
+    /// Name of the engine playing black (first).
+    pub black: String,
+    /// Name of the engine playing white.
+    pub white: String,
+    /// The side that won.
+    pub winner: Color,
+    /// How the game ended.
+    pub termination: Termination,
+    /// A sentence that says what happened (`B (white) played 'z9': ...`).
+    pub detail: String,
+    /// The start position.
+    pub opening: StartPosition,
+    /// The moves from the start position.
+    pub moves: Vec<PlayedMove>,
+}
+
+impl GameRecord {
+    /// The name of the engine that played `side`.
+    #[must_use]
+    pub fn name(&self, side: Color) -> &str {
+        match side {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+
+    /// The winner's name.
+    #[must_use]
+    pub fn winner_name(&self) -> &str {
+        self.name(self.winner)
+    }
+
+    /// The loser's name.
+    #[must_use]
+    pub fn loser_name(&self) -> &str {
+        self.name(self.winner.opponent())
+    }
+
+    /// A game lost by `loser` before a move was made (it could not be started).
+    #[must_use]
+    pub fn forfeit(
+        spec: &GameSpec,
+        names: [&str; 2],
+        opening: StartPosition,
+        loser: Color,
+        termination: Termination,
+        detail: String,
+    ) -> GameRecord {
+        GameRecord {
+            number: spec.number,
+            round: spec.round,
+            pair: spec.pair,
+            black: names[0].to_string(),
+            white: names[1].to_string(),
+            winner: loser.opponent(),
+            termination,
+            detail,
+            opening,
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// An engine taking part in a game.
+pub struct Player<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Its limits.
+    pub limits: &'a Limits,
+    /// The running engine.
+    pub engine: &'a mut Engine,
+}
+
+/// The rules and waits a game is played under.
+#[derive(Clone, Copy)]
+pub struct Table<'a> {
+    /// The rules.
+    pub variant: Variant,
+    /// How long to wait for engines.
+    pub timeouts: Timeouts,
+    /// Set when the game must be abandoned.
+    pub stop: &'a AtomicBool,
+}
+
+/// The game was abandoned because the referee was told to stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aborted;
+
+/// A loss decided by the referee: who lost, how, and the sentence saying so.
+struct Verdict(Color, Termination, String);
+
+/// Plays the game `spec` from `start` (whose position is `position`) between `players`
+/// (black first) and returns its record, or `Aborted` when `table.stop` was set.
+pub fn play_game(
+    spec: &GameSpec,
+    start: &StartPosition,
+    mut position: AnyPosition,
+    players: [Player<'_>; 2],
+    table: Table<'_>,
+) -> Result<GameRecord, Aborted> {
+    let mut players = players;
+    let names = [players[0].name, players[1].name];
+    let mut record = GameRecord::forfeit(
+        spec,
+        names,
+        start.clone(),
+        Color::White,
+        Termination::Normal,
+        String::new(),
+    );
+    let verdict = judge(start, &mut position, &mut players, table, &mut record.moves)?;
+    let Verdict(loser, termination, detail) = verdict;
+    record.winner = loser.opponent();
+    record.termination = termination;
+    record.detail = detail;
+    Ok(record)
+}
+
+/// Who `side` is, for sentences: `B (white)`.
+fn who(players: &[Player<'_>; 2], side: Color) -> String {
+    format!("{} ({side})", players[side.index()].name)
+}
+
+fn judge(
+    start: &StartPosition,
+    position: &mut AnyPosition,
+    players: &mut [Player<'_>; 2],
+    table: Table<'_>,
+    moves: &mut Vec<PlayedMove>,
+) -> Result<Verdict, Aborted> {
+    for side in [Color::Black, Color::White] {
+        let startup = table.timeouts.startup;
+        if let Err(e) = players[side.index()].engine.new_game(startup, table.stop) {
+            let what = format!("no readyok within {} s", startup.as_secs_f64());
+            return fault(players, side, e, &what, Termination::Stall);
+        }
+    }
+    let mut clocks =
+        [Color::Black, Color::White].map(|c| players[c.index()].limits.tc.map(Clock::new));
+    let mut texts: Vec<String> = Vec::new();
+    loop {
+        if let Some(outcome) = position.outcome() {
+            let loser = outcome.winner().opponent();
+            let detail = format!("{} has no legal move", who(players, loser));
+            return Ok(Verdict(loser, Termination::Normal, detail));
+        }
+        let side = position.side_to_move();
+        let player = &mut players[side.index()];
+        let limits = player.limits;
+        let go = go_limits(side, limits, &clocks);
+        let (wait, timed) = match (&clocks[side.index()], limits.move_time) {
+            (Some(clock), _) => (clock.allowance(limits.margin), true),
+            (None, Some(t)) => (t + limits.margin, true),
+            (None, None) => (table.timeouts.watchdog, false),
+        };
+        let dialect: Dialect = player.engine.dialect();
+        let answer = player.engine.think(
+            &protocol::position_command(start.fen(), &texts),
+            &protocol::go_command(dialect, &go),
+            wait,
+            table.stop,
+        );
+        let answer: Answer = match answer {
+            Ok(a) => a,
+            Err(e) => {
+                let ms = wait.as_millis();
+                let (what, termination) = if timed {
+                    (
+                        format!("sent no bestmove within {ms} ms"),
+                        Termination::TimeForfeit,
+                    )
+                } else {
+                    (
+                        format!("sent no bestmove within the {ms} ms watchdog"),
+                        Termination::Stall,
+                    )
+                };
+                return fault(players, side, e, &what, termination);
+            }
+        };
+        let elapsed = answer.elapsed;
+        let late = match &mut clocks[side.index()] {
+            Some(clock) => clock
+                .charge(elapsed, limits.margin)
+                .err()
+                .map(|o| o.remaining),
+            None => limits.move_time.filter(|&t| elapsed > t + limits.margin),
+        };
+        if let Some(allowed) = late {
+            let detail = format!(
+                "{} took {} ms with {} ms left",
+                who(players, side),
+                elapsed.as_millis(),
+                allowed.as_millis()
+            );
+            return Ok(Verdict(side, Termination::TimeForfeit, detail));
+        }
+        let played = match &answer.best {
+            None => Err(format!(
+                "{} answered '{}' but has {} legal moves",
+                who(players, side),
+                answer.line,
+                position.legal_move_texts().len()
+            )),
+            Some(text) => position
+                .play_text(text)
+                .map_err(|e| format!("{} played '{text}': {e}", who(players, side))),
+        };
+        match played {
+            Ok(canonical) => {
+                texts.push(canonical.clone());
+                moves.push(PlayedMove {
+                    text: canonical,
+                    ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+                    depth: answer.depth,
+                    score: answer.score,
+                });
+            }
+            Err(detail) => return Ok(Verdict(side, Termination::IllegalMove, detail)),
+        }
+    }
+}
+
+/// The verdict when `side`'s engine failed to answer: `termination` with `what` on a
+/// timeout, a crash when it is gone, nothing when the referee is stopping.
+fn fault(
+    players: &[Player<'_>; 2],
+    side: Color,
+    error: RecvError,
+    what: &str,
+    termination: Termination,
+) -> Result<Verdict, Aborted> {
+    match error {
+        RecvError::Interrupted => Err(Aborted),
+        RecvError::Closed => Ok(Verdict(
+            side,
+            Termination::Crash,
+            format!("{} exited or closed its output", who(players, side)),
+        )),
+        RecvError::Timeout => Ok(Verdict(
+            side,
+            termination,
+            format!("{} {what}", who(players, side)),
+        )),
+    }
+}
+
+/// The `go` limits for `side`: its clock (and the opponent's, or its own again when
+/// the opponent has none), move time, depth and nodes.
+fn go_limits(side: Color, limits: &Limits, clocks: &[Option<Clock>; 2]) -> GoLimits {
+    let reading = |c: &Clock| ClockReading {
+        time: c.remaining(),
+        increment: c.increment(),
+    };
+    let own = clocks[side.index()].as_ref();
+    GoLimits {
+        clocks: own.map(|mine| {
+            let other = clocks[side.opponent().index()].as_ref().unwrap_or(mine);
+            let (mine, other) = (reading(mine), reading(other));
+            match side {
+                Color::Black => [mine, other],
+                Color::White => [other, mine],
+            }
+        }),
+        moves_to_go: own.and_then(Clock::moves_to_go),
+        move_time: limits.move_time,
+        depth: limits.depth,
+        nodes: limits.nodes,
+    }
+}
+
+/// The limits written as command-line keys (`tc=10+0.1 depth=5`).
+#[must_use]
+pub fn describe_limits(limits: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(tc) = limits.tc {
+        parts.push(format!("tc={tc}"));
+    }
+    if let Some(t) = limits.move_time {
+        parts.push(format!("st={}", t.as_secs_f64()));
+    }
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth={d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes={n}"));
+    }
+    if limits.margin > Duration::ZERO {
+        parts.push(format!("timemargin={}", limits.margin.as_millis()));
+    }
+    parts.join(" ")
+}

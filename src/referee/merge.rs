@@ -1,0 +1,121 @@
+//! `merge`: combines the JSON summaries (or state files) of shards or of repeated runs
+//! of one schedule into one summary, with standings over all their games.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+
+use super::config::MergeConfig;
+use super::game::GameRecord;
+use super::json::{self, GameJson, JsonError, RunInfo, Summary};
+use super::openings::StartPosition;
+use super::pgn;
+use super::report;
+use super::runner::{RunError, append};
+use super::standings::Standings;
+use super::state;
+use crate::rules::AnyPosition;
+
+/// Reads a summary or a state file: its settings and games.
+fn read(path: &std::path::Path) -> Result<(RunInfo, Vec<GameJson>), RunError> {
+    let text = fs::read_to_string(path).map_err(|source| RunError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let format = |reason: String| {
+        RunError::Json(JsonError::Format {
+            path: path.display().to_string(),
+            reason,
+        })
+    };
+    if state::looks_like_state(&text) {
+        return state::parse(&text).map_err(format);
+    }
+    let summary: Summary = serde_json::from_str(&text).map_err(|e| format(e.to_string()))?;
+    Ok((summary.referee, summary.games))
+}
+
+/// Merges the files `config` names, prints the standings to `out`, writes the outputs
+/// asked for, and returns the combined summary.
+pub fn merge(config: &MergeConfig, out: &mut dyn Write) -> Result<Summary, RunError> {
+    let mut info: Option<RunInfo> = None;
+    let mut games: BTreeMap<u64, GameJson> = BTreeMap::new();
+    let mut duplicates = 0;
+    for path in &config.inputs {
+        let (file_info, file_games) = read(path)?;
+        match &info {
+            None => info = Some(file_info),
+            Some(first) if first.fingerprint != file_info.fingerprint => {
+                return Err(RunError::Invalid(format!(
+                    "{} was made by a different tournament than {}:\n  {}\n  {}",
+                    path.display(),
+                    config.inputs[0].display(),
+                    file_info.fingerprint,
+                    first.fingerprint
+                )));
+            }
+            Some(_) => {}
+        }
+        for g in file_games {
+            match games.entry(g.game) {
+                std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(g);
+                }
+            }
+        }
+    }
+    let Some(mut info) = info else {
+        return Err(RunError::Invalid(
+            "merge needs at least one file".to_string(),
+        ));
+    };
+    info.shard = None;
+    let records = games
+        .values()
+        .map(GameJson::to_record)
+        .collect::<Result<Vec<GameRecord>, String>>()
+        .map_err(RunError::Invalid)?;
+    let standings = Standings::new(&info.engines, &records);
+    let _ = writeln!(
+        out,
+        "Merged {} games of {} scheduled from {} files ({duplicates} duplicates skipped)",
+        records.len(),
+        info.scheduled_games,
+        config.inputs.len()
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        report::final_block(&standings, config.sprt.as_ref())
+    );
+    if let Some(sprt) = &config.sprt
+        && standings.players.len() == 2
+    {
+        let (binomial, pairs) = report::sprt_statuses(sprt, &standings);
+        if let Some((test, decision)) = report::sprt_verdict(sprt, &binomial, &pairs) {
+            let _ = writeln!(out, "{}", report::sprt_stop_line(sprt, test, decision));
+        }
+    }
+    if let Some(path) = &config.pgn_out {
+        let variant = json::variant(&info).map_err(RunError::Invalid)?;
+        let mut file = append(path)?;
+        for r in &records {
+            let start = match &r.opening {
+                StartPosition::Standard => AnyPosition::start(variant).to_string(),
+                StartPosition::Text(t) => t.clone(),
+            };
+            file.write_all(pgn::game(r, "konane match", variant, &start).as_bytes())
+                .map_err(|source| RunError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+        }
+    }
+    let complete = records.len() as u64 == info.scheduled_games;
+    let summary = Summary::build(info, &standings, &records, config.sprt.as_ref(), complete);
+    if let Some(path) = &config.json_out {
+        json::save(path, &summary)?;
+    }
+    Ok(summary)
+}

@@ -1,0 +1,482 @@
+//! A whole run: resume state, seed, openings, the engines' first start, worker threads,
+//! and on the main thread the reports, game records, SPRT and the stop decision.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use crossbeam_channel::RecvTimeoutError;
+use thiserror::Error;
+
+use super::cli::{self, CliError, Invocation};
+use super::config::{Config, EngineSpec};
+use super::engine::{Engine, StartError};
+use super::game::{GameRecord, describe_limits};
+use super::json::{self, GameJson, JsonError, RunInfo, Summary};
+use super::openings::{Openings, OpeningsError, StartPosition};
+use super::pgn;
+use super::protocol::Dialect;
+use super::report;
+use super::schedule::{self, GameSpec};
+use super::sprt::Decision;
+use super::standings::Standings;
+use super::state::{self, StateFile};
+use super::worker::{self, Shared};
+use crate::rules::AnyPosition;
+
+/// A run that could not be carried out.
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The command line stored in a state file is not valid.
+    #[error(transparent)]
+    Cli(#[from] CliError),
+    /// The openings cannot be used.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    /// An engine did not start.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// A JSON or state file cannot be read or written.
+    #[error(transparent)]
+    Json(#[from] JsonError),
+    /// A file cannot be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// Anything else that makes the run impossible.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Every scheduled game was played.
+    Completed,
+    /// An SPRT crossed a bound.
+    Sprt(&'static str, Decision),
+    /// Ctrl-C (or SIGTERM, SIGHUP).
+    Interrupted,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// Engine names, in command-line order.
+    pub names: Vec<String>,
+    /// Every finished game (those resumed included), by game number.
+    pub records: Vec<GameRecord>,
+    /// Their tallies.
+    pub standings: Standings,
+    /// Why the run ended.
+    pub stop: Stop,
+    /// The seed used.
+    pub seed: u64,
+}
+
+fn say(out: &mut dyn Write, text: &str) {
+    // A closed output must not end a tournament whose results still go to files.
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// Plays the tournament `config` asks for, printing progress to `out`; stops early when
+/// `interrupt` is raised.
+pub fn run(
+    config: Config,
+    out: &mut dyn Write,
+    interrupt: &AtomicBool,
+) -> Result<RunReport, RunError> {
+    let (config, resumed) = with_resume(config)?;
+    let seed = config
+        .seed
+        .or(resumed.as_ref().map(|(info, _)| info.seed))
+        .unwrap_or_else(rand::random);
+    say(out, &format!("Seed: {seed}"));
+    let openings = Openings::new(&config.openings, config.variant, seed)?;
+    let full = schedule::schedule(
+        config.engines.len(),
+        config.tournament,
+        config.games,
+        config.rounds,
+    );
+    let scheduled = full.len() as u64;
+    let done: HashSet<u64> = resumed
+        .iter()
+        .flat_map(|(_, games)| games.iter().map(|g| g.game))
+        .collect();
+    let mine: Vec<GameSpec> = full
+        .into_iter()
+        .filter(|g| schedule::in_shard(g, config.shard) && !done.contains(&g.number))
+        .collect();
+    let mut starts = HashMap::new();
+    for g in &mine {
+        if let std::collections::hash_map::Entry::Vacant(slot) = starts.entry(g.opening) {
+            let start = openings.get(g.opening);
+            let position = start.position(config.variant)?;
+            slot.insert((start, position));
+        }
+    }
+    let (names, dialects) = probe(&config, interrupt)?;
+    let info = run_info(&config, &names, seed, scheduled);
+    let mut records = Vec::new();
+    if let Some((old, games)) = &resumed {
+        if old.fingerprint != info.fingerprint {
+            return Err(RunError::Invalid(format!(
+                "the state file was made by a different tournament:\n  file: {}\n  now:  {}",
+                old.fingerprint, info.fingerprint
+            )));
+        }
+        for g in games {
+            records.push(g.to_record().map_err(RunError::Invalid)?);
+        }
+        say(
+            out,
+            &format!("Resuming: {} games already played", records.len()),
+        );
+    }
+    let shard_text = config
+        .shard
+        .map(|s| format!(" (shard {}/{})", s.index + 1, s.count))
+        .unwrap_or_default();
+    say(
+        out,
+        &format!(
+            "{} {} of {}, {}: {} games to play{shard_text}, {} scheduled in all",
+            config.variant,
+            config.tournament.name(),
+            names.join(", "),
+            config
+                .engines
+                .iter()
+                .map(|e| describe_limits(&e.limits))
+                .collect::<Vec<_>>()
+                .join(" / "),
+            mine.len(),
+            scheduled
+        ),
+    );
+    let mut outputs = Outputs::open(&config, &info)?;
+    let to_play = mine.len();
+    let queue = Mutex::new(VecDeque::from(mine));
+    let halt = AtomicBool::new(false);
+    let shared = Shared {
+        specs: &config.engines,
+        names: &names,
+        dialects: &dialects,
+        variant: config.variant,
+        timeouts: config.timeouts,
+        openings: &starts,
+        queue: &queue,
+        halt: &halt,
+        debug: config.debug,
+    };
+    let mut stop = Stop::Completed;
+    let mut failure = None;
+    let mut standings = Standings::new(&names, &records);
+    let (sender, receiver) = crossbeam_channel::unbounded();
+    let workers = (config.concurrency as usize).min(to_play);
+    let mut played_now = 0;
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let shared = &shared;
+            scope.spawn(move || worker::run(shared, &sender));
+        }
+        drop(sender);
+        loop {
+            match receiver.recv_timeout(Duration::from_millis(50)) {
+                Ok(record) => {
+                    played_now += 1;
+                    say(out, &report::game_line(&record, scheduled));
+                    if let Err(e) = outputs.game(&record, &config, &start_text(&record, &config)) {
+                        failure = Some(e);
+                        halt.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                    standings.add(&record);
+                    records.push(record);
+                    // The last game's standings come with the final report.
+                    let interval = config.rating_interval as usize;
+                    if interval > 0 && played_now % interval == 0 && played_now < to_play {
+                        say(
+                            out,
+                            &report::standings_block(&standings, config.sprt.as_ref()),
+                        );
+                    }
+                    if let Some(sprt) = &config.sprt {
+                        let (binomial, pairs) = report::sprt_statuses(sprt, &standings);
+                        if stop == Stop::Completed
+                            && let Some((test, decision)) =
+                                report::sprt_verdict(sprt, &binomial, &pairs)
+                        {
+                            stop = Stop::Sprt(test, decision);
+                            halt.store(true, Ordering::SeqCst);
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if interrupt.load(Ordering::SeqCst) && !halt.load(Ordering::SeqCst) {
+                stop = Stop::Interrupted;
+                halt.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    records.sort_by_key(|r| r.number);
+    say(out, "");
+    say(out, &report::final_block(&standings, config.sprt.as_ref()));
+    match stop {
+        Stop::Sprt(test, decision) => {
+            if let Some(sprt) = &config.sprt {
+                say(out, &report::sprt_stop_line(sprt, test, decision));
+            }
+        }
+        Stop::Interrupted => {
+            let resume = match &config.resume {
+                Some(path) => format!("; continue with -resume {}", path.display()),
+                None => String::new(),
+            };
+            say(
+                out,
+                &format!("Interrupted after {played_now} of {to_play} games{resume}"),
+            );
+        }
+        Stop::Completed => say(out, "Finished: every scheduled game was played"),
+    }
+    if let Some(path) = &config.json_out {
+        let complete = stop == Stop::Completed;
+        let summary = Summary::build(info, &standings, &records, config.sprt.as_ref(), complete);
+        json::save(path, &summary)?;
+    }
+    Ok(RunReport {
+        names,
+        records,
+        standings,
+        stop,
+        seed,
+    })
+}
+
+/// The start position text of a record, for the PGN's FEN tag.
+fn start_text(record: &GameRecord, config: &Config) -> String {
+    match &record.opening {
+        StartPosition::Standard => AnyPosition::start(config.variant).to_string(),
+        StartPosition::Text(t) => t.clone(),
+    }
+}
+
+/// The state file's settings and games, when `-resume` names a file that exists; with
+/// `-resume <file>` alone, the command line stored in the file.
+#[allow(clippy::type_complexity)]
+fn with_resume(config: Config) -> Result<(Config, Option<(RunInfo, Vec<GameJson>)>), RunError> {
+    let Some(path) = config.resume.clone() else {
+        return Ok((config, None));
+    };
+    if !path.exists() {
+        if config.engines.is_empty() {
+            return Err(RunError::Invalid(format!(
+                "state file {} does not exist: give the whole command line to start the run",
+                path.display()
+            )));
+        }
+        return Ok((config, None));
+    }
+    let (info, games) = state::load(&path)?;
+    let config = if config.engines.is_empty() {
+        match cli::parse(&info.args)? {
+            Invocation::Run(mut stored) => {
+                stored.resume = Some(path);
+                *stored
+            }
+            _ => return Err(RunError::Invalid("the state file holds no run".to_string())),
+        }
+    } else {
+        config
+    };
+    Ok((config, Some((info, games))))
+}
+
+/// The name an engine goes by before it has said its own.
+fn provisional_name(spec: &EngineSpec) -> String {
+    spec.name.clone().unwrap_or_else(|| {
+        spec.process.cmd.file_name().map_or_else(
+            || spec.process.cmd.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    })
+}
+
+/// Starts every engine once, together, to learn its protocol and name (and to fail
+/// early, naming the engine, when one cannot be started); then stops them.
+fn probe(config: &Config, interrupt: &AtomicBool) -> Result<(Vec<String>, Vec<Dialect>), RunError> {
+    let results: Vec<Result<(String, Dialect), StartError>> = thread::scope(|scope| {
+        let handles: Vec<_> = config
+            .engines
+            .iter()
+            .map(|spec| {
+                scope.spawn(move || {
+                    let label = provisional_name(spec);
+                    let engine = Engine::start(
+                        spec,
+                        &label,
+                        None,
+                        config.variant,
+                        config.timeouts.startup,
+                        config.debug,
+                        interrupt,
+                    )?;
+                    let name = spec
+                        .name
+                        .clone()
+                        .or_else(|| {
+                            engine
+                                .id_name()
+                                .filter(|n| !n.is_empty())
+                                .map(str::to_string)
+                        })
+                        .unwrap_or(label);
+                    let dialect = engine.dialect();
+                    engine.quit(config.timeouts.grace);
+                    Ok((name, dialect))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(StartError::Interrupted)))
+            .collect()
+    });
+    let mut names = Vec::new();
+    let mut dialects = Vec::new();
+    for r in results {
+        let (name, dialect) = r?;
+        names.push(name);
+        dialects.push(dialect);
+    }
+    Ok((unique(names), dialects))
+}
+
+/// Names made distinct: a repeated name gets ` (2)`, ` (3)`...
+fn unique(names: Vec<String>) -> Vec<String> {
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    names
+        .into_iter()
+        .map(|n| {
+            let count = seen.entry(n.clone()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                n
+            } else {
+                format!("{n} ({count})")
+            }
+        })
+        .collect()
+}
+
+/// The run's settings as written in JSON and state files.
+fn run_info(config: &Config, names: &[String], seed: u64, scheduled: u64) -> RunInfo {
+    let engines: Vec<String> = config
+        .engines
+        .iter()
+        .zip(names)
+        .map(|(e, name)| {
+            format!(
+                "{name}: {} {:?} {:?} {}",
+                e.process.cmd.display(),
+                e.process.args,
+                e.options,
+                describe_limits(&e.limits)
+            )
+        })
+        .collect();
+    let openings = &config.openings;
+    let fingerprint = format!(
+        "v{} {} games={} rounds={} variant={} openings=[file={} order={:?} plies={}] seed={seed} engines=[{}]",
+        json::VERSION,
+        config.tournament.name(),
+        config.games,
+        config.rounds,
+        config.variant,
+        openings
+            .file
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |f| f.display().to_string()),
+        openings.order,
+        openings.plies,
+        engines.join("; ")
+    );
+    RunInfo {
+        version: json::VERSION,
+        fingerprint,
+        seed,
+        board: config.variant.size.to_string(),
+        opening: config.variant.opening.to_string(),
+        multijump: config.variant.multi_jump.to_string(),
+        engines: names.to_vec(),
+        scheduled_games: scheduled,
+        shard: config.shard.map(|s| format!("{}/{}", s.index + 1, s.count)),
+        args: config.args.clone(),
+    }
+}
+
+/// The files written as games finish: PGN and the state file.
+struct Outputs {
+    pgn: Option<(File, String)>,
+    state: Option<StateFile>,
+}
+
+impl Outputs {
+    fn open(config: &Config, info: &RunInfo) -> Result<Outputs, RunError> {
+        let pgn = match &config.pgn_out {
+            Some(path) => Some((append(path)?, path.display().to_string())),
+            None => None,
+        };
+        let state = match &config.resume {
+            Some(path) => Some(StateFile::open(path, info)?),
+            None => None,
+        };
+        Ok(Outputs { pgn, state })
+    }
+
+    fn game(&mut self, record: &GameRecord, config: &Config, start: &str) -> Result<(), RunError> {
+        if let Some((file, path)) = &mut self.pgn {
+            let text = pgn::game(record, &config.event, config.variant, start);
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|source| RunError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+        }
+        if let Some(state) = &mut self.state {
+            state.append(GameJson::from_record(record))?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens a file for appending, creating it if needed.
+pub(crate) fn append(path: &Path) -> Result<File, RunError> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|source| RunError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+}
