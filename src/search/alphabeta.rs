@@ -8,12 +8,24 @@ use crate::rules::{Bitboard, Move, MoveList, Position};
 use super::control::SearchControl;
 use super::eval::evaluate_with;
 use super::ordering::{History, Killers, pick_next, score_moves};
-use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, mated_at, to_table};
+use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_EVERY: u64 = 2048;
+
+/// Whether a table entry searched to `stored` plies answers a search to `wanted`.
+///
+/// Only a search to the same depth, or a proven result that ends within `wanted` plies,
+/// gives the very value a search to `wanted` plies would: a deeper score would graft
+/// the result of another depth onto this tree. Keeping the search's value exactly that
+/// of a fixed-depth minimax costs little, since a position recurs almost always at the
+/// same ply, and it is what the minimax tests check.
+fn exact_enough(stored: u8, wanted: i32, score: Score) -> bool {
+    let stored = i32::from(stored);
+    stored == wanted || (is_proven(score) && stored >= wanted && MATE - score.abs() <= wanted)
+}
 
 /// Per-ply scratch space.
 struct Frame<B> {
@@ -171,7 +183,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if let Some(hit) = self.tt.probe(hash) {
             table_move = hit.move_key;
             let score = from_table(hit.score, ply);
-            if !pv_node && i32::from(hit.depth) >= depth {
+            if !pv_node && exact_enough(hit.depth, depth, hit.score) {
                 match hit.bound {
                     Bound::Exact => return score,
                     Bound::Lower if score >= beta => return score,
@@ -190,6 +202,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return mated_at(ply);
         }
         // A forced move costs nothing to look past.
+        // The table keys results by the depth asked for, before any extension.
+        let asked_depth = depth;
         let depth = if frame.moves.len() == 1 {
             depth + 1
         } else {
@@ -254,7 +268,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        let depth_stored = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        let depth_stored = asked_depth.clamp(0, i32::from(u8::MAX)) as u8;
         self.tt
             .store(hash, best_key, to_table(best, ply), depth_stored, bound);
         self.frames[ply] = frame;
