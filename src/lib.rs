@@ -1,7 +1,15 @@
 //! konane: a Konane (Hawaiian checkers) engine.
 //!
 //! - [`rules`]: the game itself (positions, moves, their text, perft).
+//! - [`search`]: evaluation and alpha-beta search.
+//! - [`engine`]: the searcher thread and its channels.
+//! - [`protocol`]: the UGI/UCI text protocol and the session.
+//! - [`bench`]: fixed work for measuring speed.
 //! - [`referee`]: engine-against-engine matches and tournaments judged with `rules`.
 
+pub mod bench;
+pub mod engine;
+pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod search;

@@ -1,24 +1,29 @@
-use konane::rules::*;
-use std::sync::atomic::AtomicBool;
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let size: BoardSize = args[1].parse().unwrap();
-    let depth: usize = args[2].parse().unwrap();
-    let mj: MultiJump = args.get(3).map(|s| s.parse().unwrap()).unwrap_or_default();
-    let v = Variant {
-        size,
-        opening: Opening::Diagonal,
-        multi_jump: mj,
-    };
-    let stop = AtomicBool::new(false);
-    let pos = AnyPosition::start(v);
-    konane::with_position!(pos, p => {
-        let mut perft = Perft::new(&stop);
-        for d in 1..=depth {
-            let t = std::time::Instant::now();
-            let n = perft.count(&p, d).unwrap();
-            let el = t.elapsed().as_secs_f64();
-            println!("{d} {n} {:.3}s {:.1} Mnps", el, n as f64 / el / 1e6);
+//! The konane engine: speaks UGI/UCI on stdin/stdout, or runs the protocol lines given
+//! as arguments (`konane 'position startpos moves d5 d4' 'go perft 3'`, `konane bench`)
+//! and exits.
+
+use anyhow::Context;
+use konane::protocol::Session;
+use konane::protocol::input::{Line, parse_line, spawn_reader};
+
+fn main() -> anyhow::Result<()> {
+    let (commands, input) = crossbeam_channel::unbounded();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        spawn_reader(std::io::stdin(), commands).context("cannot start the input reader")?;
+    } else {
+        for arg in args {
+            if let Some(parsed) = parse_line(Line::Text(arg)) {
+                // The session holds the receiver until it is done.
+                let _ = commands.send(parsed);
+            }
         }
-    });
+        drop(commands);
+    }
+    let session = Session::new(std::io::stdout()).context("cannot start the searcher")?;
+    match session.run(input) {
+        // The GUI closed our output: nobody is listening any more.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("writing output"),
+    }
 }

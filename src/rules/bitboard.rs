@@ -184,11 +184,11 @@ impl Shl<u32> for U256 {
         let words = (n / 64) as usize;
         let bits = n % 64;
         let mut out = [0u64; 4];
-        for i in words..4 {
+        for (i, word) in out.iter_mut().enumerate().skip(words) {
             let src = i - words;
-            out[i] = self.0[src] << bits;
+            *word = self.0[src] << bits;
             if bits != 0 && src > 0 {
-                out[i] |= self.0[src - 1] >> (64 - bits);
+                *word |= self.0[src - 1] >> (64 - bits);
             }
         }
         U256(out)
@@ -202,11 +202,15 @@ impl Shr<u32> for U256 {
         let words = (n / 64) as usize;
         let bits = n % 64;
         let mut out = [0u64; 4];
-        for i in 0..4usize.saturating_sub(words) {
+        for (i, word) in out
+            .iter_mut()
+            .enumerate()
+            .take(4usize.saturating_sub(words))
+        {
             let src = i + words;
-            out[i] = self.0[src] >> bits;
+            *word = self.0[src] >> bits;
             if bits != 0 && src + 1 < 4 {
-                out[i] |= self.0[src + 1] << (64 - bits);
+                *word |= self.0[src + 1] << (64 - bits);
             }
         }
         U256(out)

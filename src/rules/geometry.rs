@@ -95,7 +95,7 @@ impl<B: Bitboard> Geometry<B> {
 
     /// The top-left square is black; colours alternate like a chessboard.
     fn colour_at(file: usize, rank: usize, height: usize) -> Color {
-        if (file + height - 1 - rank) % 2 == 0 {
+        if (file + height - 1 - rank).is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

@@ -301,7 +301,7 @@ impl std::str::FromStr for PositionText {
                 let index = (rank - 1) * width + file;
                 if let Some(colour) = stone {
                     // The top-left square is black and colours alternate.
-                    let black_square = (file + height - rank) % 2 == 0;
+                    let black_square = (file + height - rank).is_multiple_of(2);
                     if black_square != (colour == Color::Black) {
                         return Err(PositionTextError::WrongColour {
                             colour,

@@ -1,0 +1,353 @@
+//! The searcher thread and the channels between it and the session.
+//!
+//! The session sends [`Job`]s; the searcher runs them one at a time and sends back the
+//! lines to print ([`Event::Line`]) and, once a job is over, [`Event::Finished`]. The
+//! session stays free to read input all the while: `isready`, `stop` and `ponderhit`
+//! are answered or passed on at once through the job's [`SearchControl`].
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+use crate::bench;
+use crate::rules::{AnyPosition, Bitboard, Color, Move, Perft, Position};
+use crate::search::score::uci;
+use crate::search::time::{Clock, TimeControl};
+use crate::search::{Iteration, SearchControl, SearchParams, SearchResult, Searcher};
+use crate::with_position;
+
+/// The limits of one `go`, as the protocol gave them (clocks by colour).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoRequest {
+    /// Time left on each clock, black first.
+    pub time: [Option<Duration>; 2],
+    /// Increment of each clock, black first.
+    pub increment: [Duration; 2],
+    /// Moves to the next time control.
+    pub moves_to_go: Option<u32>,
+    /// Fixed time for this move.
+    pub move_time: Option<Duration>,
+    /// Depth limit.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Root moves to consider (move text); empty for all.
+    pub search_moves: Vec<String>,
+}
+
+/// Engine settings a search job carries along.
+#[derive(Clone, Copy, Debug)]
+pub struct JobSettings {
+    /// `MoveOverhead`.
+    pub overhead: Duration,
+    /// `MultiPV`.
+    pub multipv: usize,
+    /// Whether `bestmove` may carry a ponder move (`Ponder` option).
+    pub show_ponder: bool,
+}
+
+/// Work for the searcher thread.
+pub enum Job {
+    /// Search a position; ends with one `bestmove` line.
+    Search {
+        /// The position to search.
+        position: AnyPosition,
+        /// The limits.
+        request: GoRequest,
+        /// Options in force.
+        settings: JobSettings,
+        /// Stop and ponderhit flags, created by the session before sending.
+        control: Arc<SearchControl>,
+    },
+    /// `go perft`: count and print per-move counts.
+    Perft {
+        /// The position to count from.
+        position: AnyPosition,
+        /// Depth to count to.
+        depth: usize,
+        /// Stop flag.
+        control: Arc<SearchControl>,
+    },
+    /// `bench`: search the fixed positions to a depth.
+    BenchSearch {
+        /// Depth of each search.
+        depth: u32,
+        /// Stop flag.
+        control: Arc<SearchControl>,
+    },
+    /// `bench perft`: perft over the fixed positions.
+    BenchPerft {
+        /// Stop flag.
+        control: Arc<SearchControl>,
+    },
+    /// Resize the transposition table (MB).
+    SetHash(usize),
+    /// Forget the table and history (a new game).
+    Clear,
+}
+
+/// What the searcher thread sends back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A line to print.
+    Line(String),
+    /// The job is done (after its last line).
+    Finished,
+}
+
+/// The searcher thread, seen from the session.
+pub struct Engine {
+    jobs: Option<Sender<Job>>,
+    events: Receiver<Event>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// Starts the searcher thread with a table of `hash_megabytes` MB.
+    pub fn start(hash_megabytes: usize) -> std::io::Result<Engine> {
+        let (job_tx, job_rx) = unbounded();
+        let (event_tx, event_rx) = unbounded();
+        let thread = std::thread::Builder::new()
+            .name("searcher".into())
+            .stack_size(64 << 20)
+            .spawn(move || searcher_loop(hash_megabytes, &job_rx, &event_tx))?;
+        Ok(Engine {
+            jobs: Some(job_tx),
+            events: event_rx,
+            thread: Some(thread),
+        })
+    }
+
+    /// Hands a job to the searcher.
+    pub fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // The searcher only ends when this sender is dropped, so it is listening.
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// The channel of lines and job ends.
+    #[must_use]
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn searcher_loop(hash_megabytes: usize, jobs: &Receiver<Job>, events: &Sender<Event>) {
+    let mut searcher = Searcher::new(hash_megabytes);
+    let say = |line: String| {
+        let _ = events.send(Event::Line(line));
+    };
+    for job in jobs {
+        let fallback = match &job {
+            Job::Search { position, .. } => Some(*position),
+            _ => None,
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| run_job(&mut searcher, job, &say)));
+        if outcome.is_err() {
+            // A bug must not cost the game or the session: say so, keep the promise of
+            // one bestmove per go, and start over with a fresh table.
+            say("info string error: internal error in the searcher; the job was abandoned".into());
+            if let Some(position) = fallback {
+                let first = position.legal_move_texts().into_iter().next();
+                say(format!(
+                    "bestmove {}",
+                    first.unwrap_or_else(|| "0000".into())
+                ));
+            }
+            searcher = Searcher::new(hash_megabytes);
+        }
+        let _ = events.send(Event::Finished);
+    }
+}
+
+fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) {
+    match job {
+        Job::Search {
+            position,
+            request,
+            settings,
+            control,
+        } => {
+            with_position!(position, p => search(searcher, &p, &request, settings, &control, say));
+        }
+        Job::Perft {
+            position,
+            depth,
+            control,
+        } => with_position!(position, p => perft(&p, depth, &control, say)),
+        Job::BenchSearch { depth, control } => {
+            let total = bench::search(depth, &control, &mut |text, m| {
+                say(format!(
+                    "info string {text}: {} nodes {} nps",
+                    m.nodes,
+                    m.nps()
+                ));
+            });
+            say(format!("{} nodes {} nps", total.nodes, total.nps()));
+        }
+        Job::BenchPerft { control } => {
+            let result = bench::perft(control.stop_flag(), &mut |text, depth, m| {
+                say(format!(
+                    "info string {text} perft {depth}: {} nodes {} nps",
+                    m.nodes,
+                    m.nps()
+                ));
+            });
+            match result {
+                Ok(total) => say(format!("{} nodes {} nps", total.nodes, total.nps())),
+                Err(e) => say(format!("info string error: {e}")),
+            }
+        }
+        Job::SetHash(megabytes) => searcher.resize(megabytes),
+        Job::Clear => searcher.clear(),
+    }
+}
+
+fn perft<B: Bitboard>(
+    pos: &Position<B>,
+    depth: usize,
+    control: &SearchControl,
+    say: &dyn Fn(String),
+) {
+    match Perft::new(control.stop_flag()).divide(pos, depth) {
+        Ok(lines) => {
+            let mut total = 0;
+            for (text, count) in lines {
+                say(format!("{text}: {count}"));
+                total += count;
+            }
+            say(String::new());
+            say(format!("Nodes searched: {total}"));
+        }
+        Err(e) => say(format!("info string error: {e}")),
+    }
+}
+
+fn search<B: Bitboard>(
+    searcher: &mut Searcher,
+    pos: &Position<B>,
+    request: &GoRequest,
+    settings: JobSettings,
+    control: &SearchControl,
+    say: &dyn Fn(String),
+) {
+    let params = search_params(pos, request, settings, say);
+    let result = searcher.search(pos, &params, control, &mut |it| {
+        say(info_line(pos, it, settings.multipv > 1));
+    });
+    // UCI: after `go infinite` or while pondering, the best move waits for `stop` (or
+    // `ponderhit`), even when the search has nothing left to do.
+    while (request.infinite || control.pondering()) && !control.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    if result.best.is_none() {
+        let side = match pos.side_to_move() {
+            Color::Black => "black (p1)",
+            Color::White => "white (p2)",
+        };
+        say(format!("info string {side} has no legal move and has lost"));
+    }
+    say(bestmove_line(pos, &result, settings.show_ponder));
+}
+
+fn search_params<B: Bitboard>(
+    pos: &Position<B>,
+    request: &GoRequest,
+    settings: JobSettings,
+    say: &dyn Fn(String),
+) -> SearchParams<B> {
+    let side = pos.side_to_move();
+    let time = if let Some(t) = request.move_time {
+        TimeControl::MoveTime(t)
+    } else if let Some(remaining) = request.time[side.index()] {
+        TimeControl::Clock(Clock {
+            remaining,
+            increment: request.increment[side.index()],
+            moves_to_go: request.moves_to_go,
+        })
+    } else {
+        TimeControl::Unlimited
+    };
+    let mut searchmoves = Vec::new();
+    for text in &request.search_moves {
+        match pos.parse_move(text) {
+            Ok(m) => searchmoves.push(m),
+            Err(e) => say(format!("info string error: searchmoves: {e} (ignored)")),
+        }
+    }
+    SearchParams {
+        depth: request.depth,
+        nodes: request.nodes,
+        time,
+        overhead: settings.overhead,
+        multipv: settings.multipv,
+        searchmoves,
+    }
+}
+
+fn info_line<B: Bitboard>(pos: &Position<B>, it: &Iteration<'_, B>, show_multipv: bool) -> String {
+    let millis = it.elapsed.as_millis().max(1);
+    let nps = u128::from(it.nodes) * 1000 / millis;
+    let multipv = if show_multipv {
+        format!(" multipv {}", it.multipv)
+    } else {
+        String::new()
+    };
+    format!(
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {nps} time {} hashfull {} pv {}",
+        it.depth,
+        it.seldepth,
+        uci(it.score),
+        it.nodes,
+        it.elapsed.as_millis(),
+        it.hashfull,
+        line_text(pos, it.pv),
+    )
+}
+
+/// The moves of a line from `pos`, in canonical text separated by spaces.
+fn line_text<B: Bitboard>(pos: &Position<B>, line: &[Move<B>]) -> String {
+    let mut at = *pos;
+    let mut texts = Vec::with_capacity(line.len());
+    for &m in line {
+        texts.push(at.move_text(m));
+        at.play_unchecked(m);
+    }
+    texts.join(" ")
+}
+
+fn bestmove_line<B: Bitboard>(
+    pos: &Position<B>,
+    result: &SearchResult<B>,
+    show_ponder: bool,
+) -> String {
+    let Some(best) = result.best else {
+        return "bestmove 0000".into();
+    };
+    let after = pos.after(best);
+    match result.ponder.filter(|_| show_ponder) {
+        Some(reply) => format!(
+            "bestmove {} ponder {}",
+            pos.move_text(best),
+            after.move_text(reply)
+        ),
+        None => format!("bestmove {}", pos.move_text(best)),
+    }
+}

@@ -1,0 +1,355 @@
+//! The session: owns the position and the options, runs commands, and is the only
+//! writer of output.
+//!
+//! While the searcher thread works (a search, perft or bench), the session keeps
+//! reading: `isready` is answered at once, `stop` and `ponderhit` reach the job through
+//! its control flags, `quit` stops it; every other command waits in order and runs
+//! when the job is over, so nothing is lost or applied half-way.
+
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, never, select};
+
+use crate::engine::{Engine, Event, GoRequest, Job, JobSettings};
+use crate::rules::{AnyPosition, Color, Phase};
+use crate::search::SearchControl;
+use crate::search::eval::evaluate;
+use crate::with_position;
+
+use super::command::{Bench, Command, CommandError, Dialect, Go, Query, Start};
+use super::options::{Change, Options};
+
+/// One line of input as the reader hands it over.
+pub type Input = Result<Command, CommandError>;
+
+/// A job the searcher is running.
+struct Busy {
+    control: Arc<SearchControl>,
+    /// `go infinite` or `go ponder`: it ends only when told to.
+    open_ended: bool,
+}
+
+/// The protocol state machine, writing to `W`.
+pub struct Session<W: Write> {
+    out: W,
+    options: Options,
+    position: AnyPosition,
+    engine: Engine,
+    busy: Option<Busy>,
+    waiting: VecDeque<Command>,
+    input_closed: bool,
+    quitting: bool,
+}
+
+impl<W: Write> Session<W> {
+    /// A session with default options, the 8x8 start position, and a searcher thread.
+    pub fn new(out: W) -> io::Result<Session<W>> {
+        let options = Options::default();
+        Ok(Session {
+            out,
+            position: AnyPosition::start(options.variant()),
+            engine: Engine::start(options.hash_mb)?,
+            options,
+            busy: None,
+            waiting: VecDeque::new(),
+            input_closed: false,
+            quitting: false,
+        })
+    }
+
+    /// Runs commands from `input` until `quit`, or until the input ends and all the
+    /// work asked for is done. Fails only when output cannot be written.
+    pub fn run(mut self, input: Receiver<Input>) -> io::Result<()> {
+        let mut input = input;
+        loop {
+            if self.busy.is_none() {
+                if self.quitting || (self.input_closed && self.waiting.is_empty()) {
+                    return Ok(());
+                }
+                if let Some(command) = self.waiting.pop_front() {
+                    self.execute(command)?;
+                    continue;
+                }
+            }
+            let events = self.engine.events().clone();
+            select! {
+                recv(input) -> line => match line {
+                    Ok(Ok(command)) => self.receive(command)?,
+                    Ok(Err(error)) => self.error(&error.to_string())?,
+                    Err(_) => {
+                        self.input_closed = true;
+                        input = never();
+                        if let Some(busy) = self.busy.as_ref().filter(|b| b.open_ended) {
+                            busy.control.stop();
+                        }
+                    }
+                },
+                recv(events) -> event => match event {
+                    Ok(Event::Line(line)) => self.say(&line)?,
+                    Ok(Event::Finished) => self.busy = None,
+                    Err(_) => return Err(io::Error::other("the searcher thread is gone")),
+                },
+            }
+        }
+    }
+
+    /// A command as it arrives: urgent ones act at once, the rest wait for the job.
+    fn receive(&mut self, command: Command) -> io::Result<()> {
+        let Some(busy) = &self.busy else {
+            return self.execute(command);
+        };
+        match command {
+            Command::IsReady => self.say("readyok"),
+            Command::Stop => {
+                busy.control.stop();
+                Ok(())
+            }
+            Command::PonderHit => {
+                busy.control.ponderhit();
+                Ok(())
+            }
+            Command::Quit => {
+                busy.control.stop();
+                self.quitting = true;
+                Ok(())
+            }
+            Command::Debug(_) => Ok(()),
+            other => {
+                self.waiting.push_back(other);
+                Ok(())
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> io::Result<()> {
+        match command {
+            Command::Hello(dialect) => self.hello(dialect),
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::NewGame => self.run_blocking(Job::Clear),
+            Command::Position { start, moves } => self.set_position(&start, &moves),
+            Command::Go(Go::Perft(depth)) => {
+                let control = Arc::new(SearchControl::new(false));
+                let job = Job::Perft {
+                    position: self.position,
+                    depth,
+                    control: Arc::clone(&control),
+                };
+                self.start(job, control, false);
+                Ok(())
+            }
+            Command::Go(Go::Search { request, warnings }) => {
+                for warning in warnings {
+                    self.say(&format!("info string warning: {warning}"))?;
+                }
+                self.go(request);
+                Ok(())
+            }
+            Command::Bench(kind) => {
+                let control = Arc::new(SearchControl::new(false));
+                let job = match kind {
+                    Bench::Search(depth) => Job::BenchSearch {
+                        depth,
+                        control: Arc::clone(&control),
+                    },
+                    Bench::Perft => Job::BenchPerft {
+                        control: Arc::clone(&control),
+                    },
+                };
+                self.start(job, control, false);
+                Ok(())
+            }
+            Command::Display => self.display(),
+            Command::Eval => self.eval(),
+            Command::Query(query) => self.query(query),
+            Command::Quit => {
+                self.quitting = true;
+                Ok(())
+            }
+            // Nothing runs: stop and ponderhit have nothing to act on.
+            Command::Stop | Command::PonderHit | Command::Debug(_) => Ok(()),
+        }
+    }
+
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, message: &str) -> io::Result<()> {
+        self.say(&format!("info string error: {message}"))
+    }
+
+    fn start(&mut self, job: Job, control: Arc<SearchControl>, open_ended: bool) {
+        if open_ended && self.input_closed {
+            // Nobody is left to send `stop`.
+            control.stop();
+        }
+        self.engine.send(job);
+        self.busy = Some(Busy {
+            control,
+            open_ended,
+        });
+    }
+
+    /// Runs a job to its end before reading on (resizing or clearing the table), so
+    /// that a following `isready` is answered only when it is done.
+    fn run_blocking(&mut self, job: Job) -> io::Result<()> {
+        self.engine.send(job);
+        loop {
+            match self.engine.events().recv() {
+                Ok(Event::Line(line)) => self.say(&line)?,
+                Ok(Event::Finished) => return Ok(()),
+                Err(_) => return Err(io::Error::other("the searcher thread is gone")),
+            }
+        }
+    }
+
+    fn go(&mut self, request: GoRequest) {
+        let open_ended = request.infinite || request.ponder;
+        let control = Arc::new(SearchControl::new(request.ponder));
+        let settings = JobSettings {
+            overhead: Duration::from_millis(self.options.move_overhead_ms),
+            multipv: self.options.multipv,
+            show_ponder: self.options.ponder,
+        };
+        let job = Job::Search {
+            position: self.position,
+            request,
+            settings,
+            control: Arc::clone(&control),
+        };
+        self.start(job, control, open_ended);
+    }
+
+    fn hello(&mut self, dialect: Dialect) -> io::Result<()> {
+        self.say(concat!("id name konane ", env!("CARGO_PKG_VERSION")))?;
+        self.say("id author the konane developers")?;
+        for line in Options::announce() {
+            self.say(&line)?;
+        }
+        self.say(match dialect {
+            Dialect::Ugi => "ugiok",
+            Dialect::Uci => "uciok",
+        })
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        match self.options.set(name, value) {
+            Ok(Change::Hash) => self.run_blocking(Job::SetHash(self.options.hash_mb)),
+            Ok(Change::ClearHash) => self.run_blocking(Job::Clear),
+            Ok(Change::Rules) => {
+                self.position = AnyPosition::start(self.options.variant());
+                if self.position.outcome().is_some() {
+                    let warning = format!(
+                        "info string warning: under these rules ({}) black has no legal first move and loses at once",
+                        self.options.variant()
+                    );
+                    self.say(&warning)?;
+                }
+                Ok(())
+            }
+            Ok(Change::Threads | Change::Other) => Ok(()),
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> io::Result<()> {
+        match self.build_position(start, moves) {
+            Ok(position) => {
+                self.position = position;
+                Ok(())
+            }
+            Err(message) => self.error(&format!("position: {message}; the position is unchanged")),
+        }
+    }
+
+    fn build_position(&self, start: &Start, moves: &[String]) -> Result<AnyPosition, String> {
+        let mut position = match start {
+            Start::StartPos => AnyPosition::start(self.options.variant()),
+            Start::Text(text) => {
+                AnyPosition::from_text(text, self.options.opening, self.options.multi_jump)
+                    .map_err(|e| e.to_string())?
+            }
+        };
+        for (i, text) in moves.iter().enumerate() {
+            position
+                .play_text(text)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+        }
+        Ok(position)
+    }
+
+    fn display(&mut self) -> io::Result<()> {
+        let pos = self.position;
+        let moves = pos.legal_move_texts();
+        let side = side_name(pos.side_to_move());
+        let mut lines = vec![
+            pos.diagram(),
+            format!("Position: {pos}"),
+            format!("Rules: {}", pos.variant()),
+            format!("Side to move: {side}"),
+            format!("Phase: {}", pos.phase()),
+            format!("Hash: {:016x}", pos.hash()),
+        ];
+        if moves.is_empty() {
+            lines.push(format!("Legal moves (0): none; {side} has lost"));
+        } else {
+            lines.push(format!(
+                "Legal moves ({}): {}",
+                moves.len(),
+                moves.join(" ")
+            ));
+        }
+        for line in lines {
+            write!(self.out, "{line}")?;
+            if !line.ends_with('\n') {
+                writeln!(self.out)?;
+            }
+        }
+        self.out.flush()
+    }
+
+    fn eval(&mut self) -> io::Result<()> {
+        let pos = self.position;
+        let e = with_position!(pos, p => evaluate(&p));
+        let side = side_name(pos.side_to_move());
+        if pos.phase() == Phase::Jumping && e.own_moves == 0 {
+            return self.say(&format!("{side} has no legal move and has lost"));
+        }
+        for line in [
+            format!("Evaluation for the side to move, {side}:"),
+            format!("  own moves       {:>6}", e.own_moves),
+            format!("  opponent moves  {:>6}", e.their_moves),
+            format!("  mobility        {:>+6}", e.mobility),
+            format!("  total           {:>+6}", e.total),
+        ] {
+            self.say(&line)?;
+        }
+        Ok(())
+    }
+
+    fn query(&mut self, query: Query) -> io::Result<()> {
+        let pos = self.position;
+        let answer = match query {
+            Query::GameOver => pos.outcome().is_some().to_string(),
+            Query::P1Turn => (pos.side_to_move() == Color::Black).to_string(),
+            Query::Result => match pos.outcome().map(|o| o.winner()) {
+                Some(Color::Black) => "p1win".into(),
+                Some(Color::White) => "p2win".into(),
+                None => "none".into(),
+            },
+        };
+        self.say(&format!("response {answer}"))
+    }
+}
+
+fn side_name(colour: Color) -> &'static str {
+    match colour {
+        Color::Black => "black (p1)",
+        Color::White => "white (p2)",
+    }
+}

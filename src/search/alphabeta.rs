@@ -1,0 +1,277 @@
+//! The recursive search below the root: negamax alpha-beta with principal variation
+//! search, the transposition table, killer and history move ordering.
+
+use std::time::Instant;
+
+use crate::rules::{Bitboard, Move, MoveList, Position};
+
+use super::control::SearchControl;
+use super::eval::evaluate_with;
+use super::ordering::{History, Killers, pick_next, score_moves};
+use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
+use super::time::Budget;
+use super::tt::{Bound, TranspositionTable};
+
+/// How often (in nodes) the clock and the stop flag are looked at.
+const CHECK_EVERY: u64 = 2048;
+
+/// Whether a table entry searched to `stored` plies answers a search to `wanted`.
+///
+/// Only a search to the same depth, or a proven result that ends within `wanted` plies,
+/// gives the very value a search to `wanted` plies would: a deeper score would graft
+/// the result of another depth onto this tree. Keeping the search's value exactly that
+/// of a fixed-depth minimax costs little, since a position recurs almost always at the
+/// same ply, and it is what the minimax tests check.
+fn exact_enough(stored: u8, wanted: i32, score: Score) -> bool {
+    let stored = i32::from(stored);
+    stored == wanted || (is_proven(score) && stored >= wanted && MATE - score.abs() <= wanted)
+}
+
+/// Per-ply scratch space.
+struct Frame<B> {
+    moves: MoveList<B>,
+    scores: Vec<i32>,
+    tried: Vec<u16>,
+    pv: Vec<Move<B>>,
+}
+
+impl<B: Bitboard> Default for Frame<B> {
+    /// An empty frame; it allocates nothing until used.
+    fn default() -> Frame<B> {
+        Frame {
+            moves: MoveList::default(),
+            scores: Vec::new(),
+            tried: Vec::new(),
+            pv: Vec::new(),
+        }
+    }
+}
+
+/// The limits a worker stops at, besides the stop flag.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stops {
+    /// The deadlines of the search.
+    pub budget: Budget,
+    /// `go nodes`.
+    pub nodes: Option<u64>,
+}
+
+/// One thread's search state.
+pub(super) struct Worker<'a, B: Bitboard> {
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    history: &'a mut History,
+    killers: Killers,
+    frames: Vec<Frame<B>>,
+    stops: Stops,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// When the search began (for nps; deadlines use the control's clock).
+    pub started: Instant,
+    stopped: bool,
+    /// Deadlines and node limits only apply once a first iteration gave a move.
+    may_stop: bool,
+}
+
+impl<'a, B: Bitboard> Worker<'a, B> {
+    /// A worker sharing `tt` and `control`, with its own history.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        history: &'a mut History,
+        stops: Stops,
+    ) -> Worker<'a, B> {
+        Worker {
+            tt,
+            control,
+            history,
+            killers: Killers::default(),
+            frames: (0..=MAX_PLY).map(|_| Frame::default()).collect(),
+            stops,
+            nodes: 0,
+            seldepth: 0,
+            started: Instant::now(),
+            stopped: false,
+            may_stop: false,
+        }
+    }
+
+    /// Whether the search was interrupted; its last result is then incomplete.
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Lets deadlines and node limits stop the search (once a move is known).
+    pub fn allow_stop(&mut self) {
+        self.may_stop = true;
+    }
+
+    /// The shared flags.
+    pub fn control(&self) -> &SearchControl {
+        self.control
+    }
+
+    /// The table.
+    pub fn tt(&self) -> &TranspositionTable {
+        self.tt
+    }
+
+    /// The principal variation found below the root move just searched.
+    pub fn child_pv(&self) -> &[Move<B>] {
+        &self.frames[1].pv
+    }
+
+    /// Looks at the flag, the clock and the node count; true when the search must end.
+    pub fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let hard_passed = || {
+            !self.control.pondering()
+                && self
+                    .stops
+                    .budget
+                    .hard
+                    .is_some_and(|hard| self.control.clock_elapsed() >= hard)
+        };
+        let out_of_nodes = self.stops.nodes.is_some_and(|n| self.nodes >= n);
+        self.stopped = self.control.stopped() || (self.may_stop && (out_of_nodes || hard_passed()));
+        self.stopped
+    }
+
+    /// The value of `pos` searched `depth` plies deep, `ply` plies below the root,
+    /// within the window (`alpha`, `beta`).
+    pub fn search(
+        &mut self,
+        pos: &Position<B>,
+        depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+    ) -> Score {
+        let pv_node = beta - alpha > 1;
+        self.frames[ply].pv.clear();
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.check_stop() {
+            return 0;
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // No line from here can beat a quicker result found elsewhere.
+        alpha = alpha.max(mated_at(ply));
+        beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            let own_moves = pos.count_moves();
+            if own_moves == 0 {
+                return mated_at(ply);
+            }
+            return evaluate_with(pos, own_moves).total;
+        }
+
+        let hash = pos.hash();
+        let mut table_move = 0;
+        if let Some(hit) = self.tt.probe(hash) {
+            table_move = hit.move_key;
+            let score = from_table(hit.score, ply);
+            if !pv_node && exact_enough(hit.depth, depth, hit.score) {
+                match hit.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        // The frame is taken out while its moves are searched (the children use the
+        // frames below it) and put back before returning, keeping its memory.
+        let mut frame = std::mem::take(&mut self.frames[ply]);
+        pos.generate(&mut frame.moves);
+        if frame.moves.is_empty() {
+            self.frames[ply] = frame;
+            return mated_at(ply);
+        }
+        // A forced move costs nothing to look past.
+        // The table keys results by the depth asked for, before any extension.
+        let asked_depth = depth;
+        let depth = if frame.moves.len() == 1 {
+            depth + 1
+        } else {
+            depth
+        };
+
+        let side = pos.side_to_move();
+        score_moves(
+            frame.moves.as_slice(),
+            &mut frame.scores,
+            table_move,
+            self.killers.at(ply),
+            self.history,
+            side,
+        );
+        frame.tried.clear();
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_key = 0;
+        for i in 0..frame.moves.len() {
+            pick_next(frame.moves.as_mut_slice(), &mut frame.scores, i);
+            let m = frame.moves.as_slice()[i];
+            let child = pos.after(m);
+            self.tt.prefetch(child.hash());
+            let score = if i == 0 {
+                -self.search(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.search(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.search(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                self.frames[ply] = frame;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_key = m.key();
+                if score > alpha {
+                    alpha = score;
+                    frame.pv.clear();
+                    frame.pv.push(m);
+                    frame.pv.extend_from_slice(&self.frames[ply + 1].pv);
+                    if score >= beta {
+                        self.killers.record(ply, m.key());
+                        self.history.update(side, m.key(), &frame.tried, depth);
+                        break;
+                    }
+                }
+            }
+            frame.tried.push(m.key());
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let depth_stored = asked_depth.clamp(0, i32::from(u8::MAX)) as u8;
+        self.tt
+            .store(hash, best_key, to_table(best, ply), depth_stored, bound);
+        self.frames[ply] = frame;
+        best
+    }
+}

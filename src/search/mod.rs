@@ -1,0 +1,117 @@
+//! Finding good moves: evaluation, alpha-beta with a transposition table, move
+//! ordering, time management. Depends on [`crate::rules`] only.
+
+mod alphabeta;
+mod control;
+pub mod eval;
+mod ordering;
+mod root;
+pub mod score;
+pub mod time;
+mod tt;
+
+use std::time::Duration;
+
+use crate::rules::{Bitboard, Move, Position};
+
+pub use control::SearchControl;
+pub use root::{Iteration, SearchResult};
+pub use tt::TranspositionTable;
+
+use alphabeta::{Stops, Worker};
+use ordering::History;
+use root::Root;
+use score::MAX_PLY;
+use time::{TimeControl, budget, moves_left};
+
+/// What one `go` asks for.
+#[derive(Clone, Debug, Default)]
+pub struct SearchParams<B> {
+    /// Stop after this many plies.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// How time is given.
+    pub time: TimeControl,
+    /// Time kept back per move for the move to reach the clock (`MoveOverhead`).
+    pub overhead: Duration,
+    /// How many best lines to report (`MultiPV`).
+    pub multipv: usize,
+    /// Search only these root moves (`searchmoves`); empty for all.
+    pub searchmoves: Vec<Move<B>>,
+}
+
+/// The search's long-lived state: the table and the history, kept from move to move.
+pub struct Searcher {
+    tt: TranspositionTable,
+    history: History,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_megabytes` MB.
+    #[must_use]
+    pub fn new(hash_megabytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_megabytes),
+            history: History::default(),
+        }
+    }
+
+    /// Replaces the table by one of `megabytes` MB (its contents are lost).
+    pub fn resize(&mut self, megabytes: usize) {
+        // Free the old table first, so that two large tables never coexist.
+        self.tt = TranspositionTable::new(0);
+        self.tt = TranspositionTable::new(megabytes);
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+    }
+
+    /// Searches `pos` within `params`, telling `report` of every finished line, until
+    /// a limit is reached or `control` says stop. Returns at once, with no move, when
+    /// there is no legal move.
+    pub fn search<B: Bitboard>(
+        &mut self,
+        pos: &Position<B>,
+        params: &SearchParams<B>,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Iteration<'_, B>),
+    ) -> SearchResult<B> {
+        let mut moves = pos.legal_moves().as_slice().to_vec();
+        if !params.searchmoves.is_empty() {
+            moves.retain(|m| params.searchmoves.contains(m));
+        }
+        if moves.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: score::mated_at(0),
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        self.tt.new_search();
+        let geo = pos.geometry();
+        let squares = geo.width() * geo.height();
+        let budget = budget(
+            params.time,
+            params.overhead,
+            moves_left(squares, pos.empty().count() as usize),
+        );
+        let stops = Stops {
+            budget,
+            nodes: params.nodes,
+        };
+        let mut worker = Worker::new(&self.tt, control, &mut self.history, stops);
+        let mut root = Root {
+            worker: &mut worker,
+            budget,
+            max_depth: params.depth.unwrap_or(MAX_PLY as u32),
+            multipv: params.multipv.max(1),
+        };
+        root.run(pos, &moves, report)
+    }
+}

@@ -1,0 +1,128 @@
+//! Move ordering: the table move first, then killers, then by history.
+
+use crate::rules::{Bitboard, Color, Move};
+
+use super::score::MAX_PLY;
+
+/// How often each move (by its from/to key) caused a cutoff, per side to move.
+pub struct History {
+    table: Vec<i32>,
+}
+
+const HISTORY_MAX: i32 = 1 << 20;
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: vec![0; 2 * 65536],
+        }
+    }
+}
+
+impl History {
+    fn index(side: Color, key: u16) -> usize {
+        side.index() * 65536 + usize::from(key)
+    }
+
+    /// The history score of `key` for `side`.
+    #[inline]
+    #[must_use]
+    pub fn score(&self, side: Color, key: u16) -> i32 {
+        self.table[Self::index(side, key)]
+    }
+
+    /// Rewards the move that cut off at `depth` and punishes the ones tried before it,
+    /// with the usual gravity so that scores stay bounded and recent results weigh most.
+    pub fn update(&mut self, side: Color, best: u16, tried: &[u16], depth: i32) {
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        self.add(side, best, bonus);
+        for &key in tried {
+            self.add(side, key, -bonus);
+        }
+    }
+
+    fn add(&mut self, side: Color, key: u16, bonus: i32) {
+        let entry = &mut self.table[Self::index(side, key)];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+}
+
+/// Two killer moves per ply: quiet refutations found at the same depth elsewhere.
+pub struct Killers {
+    slots: Vec<[u16; 2]>,
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers {
+            slots: vec![[0; 2]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Killers {
+    /// The killers of `ply`.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, ply: usize) -> [u16; 2] {
+        self.slots[ply]
+    }
+
+    /// Records a cutoff move at `ply`.
+    pub fn record(&mut self, ply: usize, key: u16) {
+        let slot = &mut self.slots[ply];
+        if slot[0] != key {
+            slot[1] = slot[0];
+            slot[0] = key;
+        }
+    }
+}
+
+const TABLE_MOVE: i32 = 1 << 30;
+const KILLER: i32 = 1 << 28;
+
+/// Scores `moves` for ordering into `scores`.
+pub fn score_moves<B: Bitboard>(
+    moves: &[Move<B>],
+    scores: &mut Vec<i32>,
+    table_move: u16,
+    killers: [u16; 2],
+    history: &History,
+    side: Color,
+) {
+    scores.clear();
+    let mut table_move_seen = false;
+    scores.extend(moves.iter().map(|m| {
+        let key = m.key();
+        if key == table_move && !table_move_seen {
+            // Under the turning rule several moves can share a key: the first one is meant.
+            table_move_seen = true;
+            TABLE_MOVE
+        } else if key == killers[0] {
+            KILLER + 1
+        } else if key == killers[1] {
+            KILLER
+        } else {
+            history.score(side, key)
+        }
+    }));
+}
+
+/// Moves the best-scored of `moves[from..]` to `from` (selection sort, one step at a
+/// time, since a cutoff often comes before the list is sorted).
+#[inline]
+pub fn pick_next<B: Bitboard>(moves: &mut [Move<B>], scores: &mut [i32], from: usize) {
+    let mut best = from;
+    for i in from + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(from, best);
+    scores.swap(from, best);
+}

@@ -1,0 +1,94 @@
+//! The search, with its table, move ordering and windows, must return exactly the value
+//! of a plain fixed-depth minimax over the same evaluation (the same forced-move
+//! extension and the same scoring of lost positions).
+
+use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
+use konane::search::eval::evaluate_with;
+use konane::search::score::{Score, mated_at};
+use konane::search::{SearchControl, SearchParams, Searcher};
+use konane::with_position;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// Plain negamax: every move, no table, no pruning.
+fn minimax<B: Bitboard>(pos: &Position<B>, depth: i32, ply: usize) -> Score {
+    if depth <= 0 {
+        let own = pos.count_moves();
+        return if own == 0 {
+            mated_at(ply)
+        } else {
+            evaluate_with(pos, own).total
+        };
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return mated_at(ply);
+    }
+    let depth = if moves.len() == 1 { depth + 1 } else { depth };
+    moves
+        .iter()
+        .map(|&m| -minimax(&pos.after(m), depth - 1, ply + 1))
+        .max()
+        .expect("at least one move")
+}
+
+/// The root is searched to exactly `depth` (no extension at the root).
+fn minimax_root<B: Bitboard>(pos: &Position<B>, depth: i32) -> Score {
+    pos.legal_moves()
+        .iter()
+        .map(|&m| -minimax(&pos.after(m), depth - 1, 1))
+        .max()
+        .expect("a position with moves")
+}
+
+fn searched<B: Bitboard>(searcher: &mut Searcher, pos: &Position<B>, depth: u32) -> Score {
+    let params = SearchParams {
+        depth: Some(depth),
+        multipv: 1,
+        ..SearchParams::default()
+    };
+    searcher
+        .search(pos, &params, &SearchControl::new(false), &mut |_| {})
+        .score
+}
+
+fn random_position(rng: &mut StdRng) -> AnyPosition {
+    let size = BoardSize::new(rng.random_range(3..=6), rng.random_range(3..=6)).unwrap();
+    let variant = Variant {
+        size,
+        opening: [Opening::Diagonal, Opening::Centre, Opening::Any][rng.random_range(0..3)],
+        multi_jump: [MultiJump::Straight, MultiJump::Turning][rng.random_range(0..2)],
+    };
+    let mut pos = AnyPosition::start(variant);
+    let plies = rng.random_range(0..size.squares() / 2);
+    for _ in 0..plies {
+        let moves = pos.legal_move_texts();
+        if moves.is_empty() {
+            break;
+        }
+        let choice = &moves[rng.random_range(0..moves.len())];
+        pos.play_text(choice).expect("a generated move is legal");
+    }
+    pos
+}
+
+#[test]
+fn search_value_equals_plain_minimax() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut searcher = Searcher::new(1);
+    let mut checked = 0;
+    while checked < 2000 {
+        let pos = random_position(&mut rng);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let depth = rng.random_range(1..=6);
+        // A table kept from other positions must not change the value either.
+        if rng.random_range(0..4) == 0 {
+            searcher.clear();
+        }
+        let (expected, got) = with_position!(pos, p => (minimax_root(&p, depth), searched(&mut searcher, &p, depth as u32)));
+        assert_eq!(got, expected, "{pos} [{}] depth {depth}", pos.variant());
+        checked += 1;
+    }
+}
