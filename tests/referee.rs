@@ -56,7 +56,12 @@ fn run(line: &str, dir: &Path) -> (RunReport, String) {
 /// Whether a process is running (a zombie is not).
 fn alive(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+        Ok(stat) => !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
         Err(_) => false,
     }
 }
@@ -81,9 +86,19 @@ fn check_replay(r: &GameRecord, variant: Variant) {
             .unwrap_or_else(|e| panic!("game {}: {} is illegal: {e}", r.number, m.text));
     }
     if r.termination == Termination::Normal {
-        assert_eq!(p.outcome().map(|o| o.winner()), Some(r.winner), "game {}", r.number);
+        assert_eq!(
+            p.outcome().map(|o| o.winner()),
+            Some(r.winner),
+            "game {}",
+            r.number
+        );
     } else {
-        assert_eq!(p.side_to_move(), r.winner.opponent(), "game {}: the loser was to move", r.number);
+        assert_eq!(
+            p.side_to_move(),
+            r.winner.opponent(),
+            "game {}: the loser was to move",
+            r.number
+        );
     }
 }
 
@@ -98,7 +113,11 @@ fn variant(size: &str) -> Variant {
 fn assert_all(report: &RunReport, winner: &str, termination: Termination) {
     for r in &report.records {
         assert_eq!(r.winner_name(), winner, "game {}: {}", r.number, r.detail);
-        assert_eq!(r.termination, termination, "game {}: {}", r.number, r.detail);
+        assert_eq!(
+            r.termination, termination,
+            "game {}: {}",
+            r.number, r.detail
+        );
     }
 }
 
@@ -120,7 +139,10 @@ fn a_legal_match_finishes_with_every_move_judged() {
         check_replay(r, variant("6x6"));
     }
     for pair in report.records.chunks(2) {
-        assert_eq!(pair[0].opening, pair[1].opening, "a pair shares its opening");
+        assert_eq!(
+            pair[0].opening, pair[1].opening,
+            "a pair shares its opening"
+        );
         assert_eq!(pair[0].black, pair[1].white, "a pair swaps colours");
     }
     assert!(out.contains("Seed: 11"), "{out}");
@@ -129,7 +151,12 @@ fn a_legal_match_finishes_with_every_move_judged() {
     assert!(out.contains("Elo difference: "), "{out}");
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).expect("a PGN file");
     assert_eq!(pgn.matches("[Event ").count(), 8);
-    for tag in ["[BoardSize \"6x6\"]", "[MultiJump \"straight\"]", "[FEN \"", "[Termination \"normal\"]"] {
+    for tag in [
+        "[BoardSize \"6x6\"]",
+        "[MultiJump \"straight\"]",
+        "[FEN \"",
+        "[Termination \"normal\"]",
+    ] {
         assert!(pgn.contains(tag), "no {tag} in the PGN");
     }
     let json: serde_json::Value =
@@ -144,8 +171,15 @@ fn a_legal_match_finishes_with_every_move_judged() {
     assert_eq!(wins, 8);
     let game = &json["games"][0];
     assert_eq!(game["termination"], "normal");
-    assert_eq!(game["moves"].as_array().map(Vec::len), Some(report.records[0].moves.len()));
-    assert!(game["opening"].as_str().is_some_and(|o| o.ends_with(" w") || o.ends_with(" b")));
+    assert_eq!(
+        game["moves"].as_array().map(Vec::len),
+        Some(report.records[0].moves.len())
+    );
+    assert!(
+        game["opening"]
+            .as_str()
+            .is_some_and(|o| o.ends_with(" w") || o.ends_with(" b"))
+    );
 }
 
 #[test]
@@ -225,7 +259,12 @@ fn a_clock_that_runs_out_loses_and_increments_keep_one_alive() {
     assert_all(&report, "Fast", Termination::TimeForfeit);
     for r in &report.records {
         let slow_moves = r.moves.len() / 2;
-        assert!((3..=6).contains(&slow_moves), "game {}: {} moves", r.number, r.moves.len());
+        assert!(
+            (3..=6).contains(&slow_moves),
+            "game {}: {} moves",
+            r.number,
+            r.moves.len()
+        );
         assert!(r.detail.contains("Slow"), "{}", r.detail);
     }
     // The same thinker with a 0.1 s increment never runs short.
@@ -239,7 +278,13 @@ fn a_clock_that_runs_out_loses_and_increments_keep_one_alive() {
 
 fn assert_all_normal(report: &RunReport) {
     for r in &report.records {
-        assert_eq!(r.termination, Termination::Normal, "game {}: {}", r.number, r.detail);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.number,
+            r.detail
+        );
     }
 }
 
@@ -268,7 +313,11 @@ fn garbage_output_loses_as_an_unreadable_move() {
         &dir,
     );
     assert_all(&report, "Good", Termination::IllegalMove);
-    assert!(report.records[0].detail.contains("!!garbage!!"), "{}", report.records[0].detail);
+    assert!(
+        report.records[0].detail.contains("!!garbage!!"),
+        "{}",
+        report.records[0].detail
+    );
 }
 
 #[test]
@@ -296,7 +345,10 @@ fn an_engine_that_never_finishes_the_handshake_is_named() {
     .expect_err("a mute engine cannot play");
     let message = error.to_string();
     assert!(message.contains("'Mute'"), "{message}");
-    assert!(message.contains("ugi") && message.contains("uci"), "{message}");
+    assert!(
+        message.contains("ugi") && message.contains("uci"),
+        "{message}"
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_none_left(&dir);
 }
@@ -321,7 +373,11 @@ fn no_readyok_loses_by_stall() {
         &dir,
     );
     assert_all(&report, "Good", Termination::Stall);
-    assert!(report.records[0].detail.contains("readyok"), "{}", report.records[0].detail);
+    assert!(
+        report.records[0].detail.contains("readyok"),
+        "{}",
+        report.records[0].detail
+    );
 }
 
 #[test]
@@ -338,7 +394,10 @@ fn the_binomial_sprt_stops_a_one_sided_match() {
     assert_eq!(report.stop, Stop::Sprt("binomial SPRT", Decision::AcceptH1));
     assert_eq!(report.records.len(), 8);
     assert!(out.contains("H1 was accepted"), "{out}");
-    assert!(out.contains("Match stopped by the binomial SPRT: H1 accepted"), "{out}");
+    assert!(
+        out.contains("Match stopped by the binomial SPRT: H1 accepted"),
+        "{out}"
+    );
     // The other way round, the pair test accepts H0.
     let (report, _) = run(
         "-engine cmd=@ name=Crasher arg=--fault arg=crash -engine cmd=@ name=Good \
@@ -377,7 +436,12 @@ fn a_tournament_reports_a_rank_table_and_crosstable() {
         &dir,
     );
     assert_eq!(report.records.len(), 4);
-    assert!(report.records.iter().all(|r| r.black == "A" || r.white == "A"));
+    assert!(
+        report
+            .records
+            .iter()
+            .all(|r| r.black == "A" || r.white == "A")
+    );
 }
 
 #[test]
@@ -389,15 +453,26 @@ fn openings_from_a_file_are_each_played_with_both_colours() {
         p.play_text("d4").expect("a legal reply on 6x6");
         p.to_string()
     };
-    std::fs::write(dir.join("openings.txt"), format!("# two openings\nstartpos\n\n{after_c4_d4}\n"))
-        .expect("writable");
+    std::fs::write(
+        dir.join("openings.txt"),
+        format!("# two openings\nstartpos\n\n{after_c4_d4}\n"),
+    )
+    .expect("writable");
     let (report, _) = run(
         "-engine cmd=@ name=A -engine cmd=@ name=B -each depth=1 -games 4 -board 6x6 \
          -openings file=@dir/openings.txt",
         &dir,
     );
     let labels: Vec<&str> = report.records.iter().map(|r| r.opening.label()).collect();
-    assert_eq!(labels, ["startpos", "startpos", after_c4_d4.as_str(), after_c4_d4.as_str()]);
+    assert_eq!(
+        labels,
+        [
+            "startpos",
+            "startpos",
+            after_c4_d4.as_str(),
+            after_c4_d4.as_str()
+        ]
+    );
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "bwbw/wbwb/bwbw/wbwb b\n").expect("writable");
     let error = try_run(
@@ -412,7 +487,13 @@ fn game_moves(report: &RunReport) -> Vec<(u64, Color, Vec<String>)> {
     report
         .records
         .iter()
-        .map(|r| (r.number, r.winner, r.moves.iter().map(|m| m.text.clone()).collect()))
+        .map(|r| {
+            (
+                r.number,
+                r.winner,
+                r.moves.iter().map(|m| m.text.clone()).collect(),
+            )
+        })
         .collect()
 }
 
@@ -424,16 +505,25 @@ fn shards_merge_into_the_whole_tournament() {
                 -board 5x5 -openings plies=2 -seed 5";
     let (whole, _) = run(base, &dir);
     for i in 1..=3 {
-        run(&format!("{base} -shard {i}/3 -json @dir/shard{i}.json"), &dir);
+        run(
+            &format!("{base} -shard {i}/3 -json @dir/shard{i}.json"),
+            &dir,
+        );
     }
     let merge: Vec<String> = args(
         "merge -json @dir/all.json @dir/shard1.json @dir/shard2.json @dir/shard3.json",
         &dir,
     );
-    let output = Command::new(REFEREE).args(&merge).output().expect("the referee runs");
+    let output = Command::new(REFEREE)
+        .args(&merge)
+        .output()
+        .expect("the referee runs");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{text}");
-    assert!(text.contains("Merged 12 games of 12 scheduled from 3 files"), "{text}");
+    assert!(
+        text.contains("Merged 12 games of 12 scheduled from 3 files"),
+        "{text}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("all.json")).expect("JSON"))
             .expect("valid JSON");
@@ -446,13 +536,21 @@ fn shards_merge_into_the_whole_tournament() {
             let moves = g["moves"].as_array().expect("moves");
             (
                 g["game"].as_u64().unwrap_or(0),
-                moves.iter().filter_map(|m| m.as_str().map(str::to_string)).collect(),
+                moves
+                    .iter()
+                    .filter_map(|m| m.as_str().map(str::to_string))
+                    .collect(),
             )
         })
         .collect();
-    let expected: Vec<(u64, Vec<String>)> =
-        game_moves(&whole).into_iter().map(|(n, _, m)| (n, m)).collect();
-    assert_eq!(merged, expected, "the shards played the same games as one run");
+    let expected: Vec<(u64, Vec<String>)> = game_moves(&whole)
+        .into_iter()
+        .map(|(n, _, m)| (n, m))
+        .collect();
+    assert_eq!(
+        merged, expected,
+        "the shards played the same games as one run"
+    );
 }
 
 #[test]
@@ -468,15 +566,22 @@ fn resume_plays_only_the_games_not_yet_in_the_state_file() {
     let text = std::fs::read_to_string(&state).expect("a state file");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 9);
-    let cut = format!("{}\n{}", lines[..4].join("\n"), &lines[4][..lines[4].len() / 2]);
+    let cut = format!(
+        "{}\n{}",
+        lines[..4].join("\n"),
+        &lines[4][..lines[4].len() / 2]
+    );
     std::fs::write(&state, cut).expect("writable");
     let (resumed, out) = run("-resume @dir/state.jsonl", &dir);
     assert!(out.contains("Resuming: 3 games already played"), "{out}");
-    assert!(out.contains("5 games to play"), "{out}");
+    assert!(out.contains("5 games to play of 8 scheduled"), "{out}");
     assert_eq!(game_moves(&resumed), game_moves(&whole));
     // A different tournament cannot continue this one.
     let error = try_run(&line.replace("-seed 9", "-seed 10"), &dir).expect_err("another seed");
-    assert!(error.to_string().contains("different tournament"), "{error}");
+    assert!(
+        error.to_string().contains("different tournament"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -495,7 +600,10 @@ fn ctrl_c_ends_the_match_cleanly_and_leaves_no_process() {
     // Wait until the game is under way: the probe's engines and the game's are started.
     let started = Instant::now();
     while std::fs::read_dir(dir.join("pids")).map_or(0, Iterator::count) < 5 {
-        assert!(started.elapsed() < Duration::from_secs(10), "the engines never started");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the engines never started"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(200));
@@ -506,10 +614,17 @@ fn ctrl_c_ends_the_match_cleanly_and_leaves_no_process() {
     }
     let interrupted = Instant::now();
     let output = child.wait_with_output().expect("the referee ends");
-    assert!(interrupted.elapsed() < Duration::from_secs(5), "took {:?}", interrupted.elapsed());
+    assert!(
+        interrupted.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        interrupted.elapsed()
+    );
     assert_eq!(output.status.code(), Some(130));
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("Interrupted after 0 of 4 games; continue with -resume"), "{text}");
+    assert!(
+        text.contains("Interrupted after 0 of 4 games; continue with -resume"),
+        "{text}"
+    );
     assert_none_left(&dir);
 }
 
@@ -526,9 +641,19 @@ fn the_binary_names_a_mute_engine_and_fails() {
         .expect("the referee runs");
     assert_eq!(output.status.code(), Some(2));
     let error = String::from_utf8_lossy(&output.stderr);
-    assert!(error.contains("engine 'Mute' did not finish the handshake"), "{error}");
+    assert!(
+        error.contains("engine 'Mute' did not finish the handshake"),
+        "{error}"
+    );
     let output = Command::new(REFEREE)
-        .args(["-engine", "cmd=/nonexistent/engine", "depth=1", "-engine", "cmd=x", "depth=1"])
+        .args([
+            "-engine",
+            "cmd=/nonexistent/engine",
+            "depth=1",
+            "-engine",
+            "cmd=x",
+            "depth=1",
+        ])
         .output()
         .expect("the referee runs");
     assert_eq!(output.status.code(), Some(2));

@@ -52,7 +52,11 @@ fn an_even_score_is_zero_elo_and_even_odds() {
     close(score.elo(), 0.0, 1e-12);
     close(score.los(), 0.5, 1e-12);
     // d = 1.959964 * 0.05 = 0.0979982; e(0.5979982) = 69.0, symmetric: margin = e(s+d)
-    close(score.elo_margin(), -400.0 * (1.0 / 0.597_998_2 - 1.0f64).log10(), 1e-4);
+    close(
+        score.elo_margin(),
+        -400.0 * (1.0 / 0.597_998_2 - 1.0f64).log10(),
+        1e-4,
+    );
 }
 
 #[test]
@@ -130,15 +134,12 @@ fn pair_llr_of_ten_thirty_twenty() {
 fn binomial_sprt_stops_after_104_straight_wins_with_no_draws() {
     // Each win adds ln(p1/p0) = 0.0283682; 2.9444390 / 0.0283682 = 103.8: game 104.
     let config = sprt_config(0.0, 10.0);
-    let decision_after = |wins| {
-        sprt::binomial(&config, Score { wins, losses: 0 }).decision()
-    };
+    let decision_after = |wins| sprt::binomial(&config, Score { wins, losses: 0 }).decision();
     assert_eq!(decision_after(103), Decision::Continue);
     assert_eq!(decision_after(104), Decision::AcceptH1);
     // Each loss adds ln(0.4856128/0.5) = -0.0291965; 2.9444390 / 0.0291965 = 100.8.
-    let decision_after_losses = |losses| {
-        sprt::binomial(&config, Score { wins: 0, losses }).decision()
-    };
+    let decision_after_losses =
+        |losses| sprt::binomial(&config, Score { wins: 0, losses }).decision();
     assert_eq!(decision_after_losses(100), Decision::Continue);
     assert_eq!(decision_after_losses(101), Decision::AcceptH0);
 }
@@ -157,7 +158,14 @@ fn results(seed: u64, p: f64) -> impl Iterator<Item = bool> {
 #[test]
 fn both_sprts_end_on_real_sequences_without_draws() {
     let config = sprt_config(0.0, 20.0);
-    for (seed, p) in [(1, 0.5), (2, 0.55), (3, 0.45), (4, 0.5287), (5, 0.9), (6, 0.1)] {
+    for (seed, p) in [
+        (1, 0.5),
+        (2, 0.55),
+        (3, 0.45),
+        (4, 0.5287),
+        (5, 0.9),
+        (6, 0.1),
+    ] {
         let mut score = Score::default();
         let mut pairs = PairCounts::default();
         let mut games = results(seed, p);
@@ -190,10 +198,16 @@ fn both_sprts_end_on_real_sequences_without_draws() {
             "p = {p}: {score:?} {pairs:?} never decided"
         );
         if p >= 0.9 {
-            assert_eq!(decided, (Some(Decision::AcceptH1), Some(Decision::AcceptH1)));
+            assert_eq!(
+                decided,
+                (Some(Decision::AcceptH1), Some(Decision::AcceptH1))
+            );
         }
         if p <= 0.1 {
-            assert_eq!(decided, (Some(Decision::AcceptH0), Some(Decision::AcceptH0)));
+            assert_eq!(
+                decided,
+                (Some(Decision::AcceptH0), Some(Decision::AcceptH0))
+            );
         }
     }
 }

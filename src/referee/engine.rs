@@ -217,6 +217,7 @@ impl Engine {
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<Answer, RecvError> {
+        self.process.drain();
         self.send(position)?;
         self.send(go)?;
         let sent = Instant::now();

@@ -156,6 +156,12 @@ impl EngineProcess {
         }
     }
 
+    /// Throws away lines that were read but not yet asked for (output left over from an
+    /// earlier command), so they cannot be taken for the answer to the next one.
+    pub fn drain(&self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+
     /// Sends `quit`, gives the engine `grace` to exit, then kills its process group.
     pub fn quit(mut self, grace: Duration) {
         // A dead engine cannot read `quit`; the kill below ends it anyway.

@@ -14,7 +14,7 @@ use crossbeam_channel::RecvTimeoutError;
 use thiserror::Error;
 
 use super::cli::{self, CliError, Invocation};
-use super::config::{Config, EngineSpec};
+use super::config::{Config, EngineSpec, TournamentKind};
 use super::engine::{Engine, StartError};
 use super::game::{GameRecord, describe_limits};
 use super::json::{self, GameJson, JsonError, RunInfo, Summary};
@@ -144,27 +144,7 @@ pub fn run(
             &format!("Resuming: {} games already played", records.len()),
         );
     }
-    let shard_text = config
-        .shard
-        .map(|s| format!(" (shard {}/{})", s.index + 1, s.count))
-        .unwrap_or_default();
-    say(
-        out,
-        &format!(
-            "{} {} of {}, {}: {} games to play{shard_text}, {} scheduled in all",
-            config.variant,
-            config.tournament.name(),
-            names.join(", "),
-            config
-                .engines
-                .iter()
-                .map(|e| describe_limits(&e.limits))
-                .collect::<Vec<_>>()
-                .join(" / "),
-            mine.len(),
-            scheduled
-        ),
-    );
+    say(out, &header(&config, &names, mine.len(), scheduled));
     let mut outputs = Outputs::open(&config, &info)?;
     let to_play = mine.len();
     let queue = Mutex::new(VecDeque::from(mine));
@@ -269,6 +249,32 @@ pub fn run(
         stop,
         seed,
     })
+}
+
+/// `Match on 8x8 diagonal straight: A (tc=10+0.1) vs B (tc=10+0.1), 20 games to play of
+/// 20 scheduled`.
+fn header(config: &Config, names: &[String], to_play: usize, scheduled: u64) -> String {
+    let players: Vec<String> = names
+        .iter()
+        .zip(&config.engines)
+        .map(|(name, spec)| format!("{name} ({})", describe_limits(&spec.limits)))
+        .collect();
+    let (kind, joiner) = if names.len() == 2 {
+        ("Match", " vs ")
+    } else if config.tournament == TournamentKind::Gauntlet {
+        ("Gauntlet", ", ")
+    } else {
+        ("Round-robin", ", ")
+    };
+    let shard = config
+        .shard
+        .map(|s| format!(" (shard {}/{})", s.index + 1, s.count))
+        .unwrap_or_default();
+    format!(
+        "{kind} on {}: {}, {to_play} games to play{shard} of {scheduled} scheduled",
+        config.variant,
+        players.join(joiner)
+    )
 }
 
 /// The start position text of a record, for the PGN's FEN tag.
