@@ -250,7 +250,8 @@ fn a_bestmove_after_the_move_time_loses_on_time() {
 #[test]
 fn a_clock_that_runs_out_loses_and_increments_keep_one_alive() {
     let dir = scratch("clock");
-    // 60 ms a move against 0.3 s for the game: out of time by the sixth move.
+    // 60 ms a move against 0.3 s for the game: out of time at the fifth move (earlier
+    // on a loaded machine, where sleeps overshoot, never later).
     let (report, _) = run(
         "-engine cmd=@ name=Slow arg=--think-ms arg=60 tc=0.3 \
          -engine cmd=@ name=Fast tc=10 -games 2 -board 8x8 -grace 0.2",
@@ -260,16 +261,16 @@ fn a_clock_that_runs_out_loses_and_increments_keep_one_alive() {
     for r in &report.records {
         let slow_moves = r.moves.len() / 2;
         assert!(
-            (3..=6).contains(&slow_moves),
+            (1..=5).contains(&slow_moves),
             "game {}: {} moves",
             r.number,
             r.moves.len()
         );
         assert!(r.detail.contains("Slow"), "{}", r.detail);
     }
-    // The same thinker with a 0.1 s increment never runs short.
+    // With a 0.3 s increment the same thinker gains time on every move.
     let (report, _) = run(
-        "-engine cmd=@ name=Slow arg=--think-ms arg=60 tc=0.3+0.1 \
+        "-engine cmd=@ name=Slow arg=--think-ms arg=60 tc=0.3+0.3 \
          -engine cmd=@ name=Fast tc=10 -games 2 -board 6x6 -grace 0.2",
         &dir,
     );
@@ -358,7 +359,7 @@ fn a_uci_only_engine_is_spoken_to_in_uci() {
     let dir = scratch("uci");
     let (report, _) = run(
         "-engine cmd=@ name=Uci arg=--uci-only tc=5 -engine cmd=@ name=Ugi tc=5 \
-         -games 2 -board 6x6 -startuptimeout 0.3 -grace 0.2",
+         -games 2 -board 6x6 -startuptimeout 0.5 -grace 0.2",
         &dir,
     );
     assert_all_normal(&report);
