@@ -196,14 +196,16 @@ impl Drop for EngineProcess {
 ///
 /// The group is killed before the child is reaped: until then the child's id (which is
 /// also the group's id) cannot be given to a new process, so the signal cannot reach a
-/// stranger.
+/// stranger. Other members of the group (an engine's helpers) die from the same
+/// signal when next scheduled and are reaped by init.
 fn kill_group(child: &mut Child) {
     if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: killpg only sends a signal; the group id is that of our own child,
-        // which has not been reaped yet.
+        // SAFETY: killpg only sends a signal, to the group our own child leads.
         unsafe {
             libc::killpg(pgid, libc::SIGKILL);
         }
+    } else {
+        let _ = child.kill();
     }
     // An error means the child was already reaped: nothing is left to do.
     let _ = child.wait();
