@@ -153,6 +153,13 @@ impl EngineKeys {
 
     /// `self` (an engine's keys) over `each`.
     fn over(self, each: &EngineKeys) -> EngineKeys {
+        // An engine's own clock (tc= or st=) replaces the shared one as a whole.
+        let own_clock = self.tc.is_some() || self.move_time.is_some();
+        let (tc, move_time) = if own_clock {
+            (self.tc, self.move_time)
+        } else {
+            (each.tc, each.move_time)
+        };
         let mut options = each.options.clone();
         options.retain(|(n, _)| !self.options.iter().any(|(m, _)| m.eq_ignore_ascii_case(n)));
         options.extend(self.options);
@@ -163,8 +170,8 @@ impl EngineKeys {
             dir: self.dir.or_else(|| each.dir.clone()),
             options,
             dialect: self.dialect.or(each.dialect),
-            tc: self.tc.or(each.tc),
-            move_time: self.move_time.or(each.move_time),
+            tc,
+            move_time,
             depth: self.depth.or(each.depth),
             nodes: self.nodes.or(each.nodes),
             margin: self.margin.or(each.margin),
@@ -494,12 +501,16 @@ mod tests {
 
     #[test]
     fn each_keys_apply_to_every_engine_and_an_engines_own_keys_win() {
-        let c = run("-each tc=10+0.1 option.Hash=16 arg=-q \
-                     -engine cmd=./a name=A option.Hash=64 -engine cmd=b st=0.5 -each timemargin=20")
-        .unwrap_err();
+        let c = run("-engine cmd=./a tc=1 st=0.5 -engine cmd=b st=0.5").unwrap_err();
         assert!(
             matches!(c, CliError::Invalid(_)),
             "tc and st together: {c:?}"
+        );
+        let c = run("-each tc=10+0.1 -engine cmd=./a -engine cmd=b st=0.5").unwrap();
+        assert_eq!(c.engines[1].limits.tc, None, "st= replaces the shared tc=");
+        assert_eq!(
+            c.engines[1].limits.move_time,
+            Some(Duration::from_millis(500))
         );
         let c = run("-each tc=10+0.1 option.Hash=16 arg=-q \
                      -engine cmd=./a name=A option.Hash=64 arg=-v -engine cmd=b depth=3 \
