@@ -108,8 +108,8 @@ impl Engine {
         let mut answered = None;
         for d in attempts {
             match engine.hello(d, startup, stop) {
-                Ok(()) => {
-                    answered = Some(d);
+                Ok(replied) => {
+                    answered = Some(replied);
                     break;
                 }
                 Err(RecvError::Timeout) => {}
@@ -152,18 +152,21 @@ impl Engine {
         Ok(engine)
     }
 
+    /// Sends `ugi` or `uci` and waits for `ugiok` or `uciok`: a slow engine may answer
+    /// an earlier `ugi` while the referee already waits for `uciok`, and then speaks
+    /// the protocol of its answer.
     fn hello(
         &mut self,
         dialect: Dialect,
         wait: Duration,
         stop: &AtomicBool,
-    ) -> Result<(), RecvError> {
+    ) -> Result<Dialect, RecvError> {
         self.send(dialect.hello())?;
         let deadline = Instant::now() + wait;
         loop {
             match protocol::parse_line(&self.process.recv(deadline, stop)?.text) {
                 EngineLine::IdName(name) => self.id_name = Some(name),
-                EngineLine::HelloOk(_) => return Ok(()),
+                EngineLine::HelloOk(replied) => return Ok(replied),
                 _ => {}
             }
         }

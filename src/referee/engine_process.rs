@@ -243,3 +243,21 @@ fn resolve_program(cmd: &Path, dir: Option<&Path>) -> PathBuf {
     }
     std::path::absolute(cmd).unwrap_or_else(|_| cmd.to_path_buf())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_programs_are_found_in_their_directory_first() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(resolve_program(Path::new("sh"), None), PathBuf::from("sh"));
+        let absolute = resolve_program(Path::new("/bin/sh"), Some(Path::new("/tmp")));
+        assert_eq!(absolute, PathBuf::from("/bin/sh"));
+        assert_eq!(resolve_program(Path::new("./x"), None), here.join("./x"));
+        let in_dir = resolve_program(Path::new("./Cargo.toml"), Some(&here));
+        assert_eq!(in_dir, here.join("./Cargo.toml"));
+        let missing = resolve_program(Path::new("./nothing-here"), Some(Path::new("/")));
+        assert_eq!(missing, here.join("./nothing-here"));
+    }
+}
