@@ -669,3 +669,28 @@ fn the_binary_names_a_mute_engine_and_fails() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("could not be started"));
 }
+
+#[test]
+fn an_engine_that_cannot_be_started_again_loses_its_games_by_crash() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("once");
+    // A shell script engine that starts once (the referee's first check), then fails.
+    let script = dir.join("once.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\nif [ -e started ]; then exit 1; fi\n: > started\nexec {FAKE} \"$@\"\n"),
+    )
+    .expect("writable");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (report, _) = run(
+        "-engine cmd=./once.sh dir=@dir name=Once -engine cmd=@ name=Good \
+         -each depth=1 -games 4 -board 4x4 -grace 0.2",
+        &dir,
+    );
+    assert_eq!(report.records.len(), 4);
+    assert_all(&report, "Good", Termination::Crash);
+    for r in &report.records {
+        assert!(r.detail.contains("could not be restarted"), "{}", r.detail);
+        assert!(r.moves.is_empty());
+    }
+}

@@ -1,6 +1,7 @@
 //! What a run of the referee was asked to do, as plain values (read from the command
 //! line by [`cli`](super::cli)).
 
+use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -22,6 +23,29 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// `timemargin=`: how late a `bestmove` may come before it loses on time.
     pub margin: Duration,
+}
+
+impl fmt::Display for Limits {
+    /// The limits as command-line keys: `tc=10+0.1 depth=5 timemargin=50`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(format!("tc={tc}"));
+        }
+        if let Some(t) = self.move_time {
+            parts.push(format!("st={}", t.as_secs_f64()));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if !self.margin.is_zero() {
+            parts.push(format!("timemargin={}", self.margin.as_millis()));
+        }
+        f.write_str(&parts.join(" "))
+    }
 }
 
 /// One engine of the tournament.

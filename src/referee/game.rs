@@ -2,7 +2,6 @@
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use super::clock::Clock;
 use super::config::{Limits, Timeouts};
@@ -193,21 +192,21 @@ pub fn play_game(
     table: Table<'_>,
 ) -> Result<GameRecord, Aborted> {
     let mut players = players;
-    let names = [players[0].name, players[1].name];
-    let mut record = GameRecord::forfeit(
-        spec,
-        names,
-        start.clone(),
-        Color::White,
-        Termination::Normal,
-        String::new(),
-    );
-    let verdict = judge(start, &mut position, &mut players, table, &mut record.moves)?;
-    let Verdict(loser, termination, detail) = verdict;
-    record.winner = loser.opponent();
-    record.termination = termination;
-    record.detail = detail;
-    Ok(record)
+    let mut moves = Vec::new();
+    let Verdict(loser, termination, detail) =
+        judge(start, &mut position, &mut players, table, &mut moves)?;
+    Ok(GameRecord {
+        number: spec.number,
+        round: spec.round,
+        pair: spec.pair,
+        black: players[0].name.to_string(),
+        white: players[1].name.to_string(),
+        winner: loser.opponent(),
+        termination,
+        detail,
+        opening: start.clone(),
+        moves,
+    })
 }
 
 /// Who `side` is, for sentences: `B (white)`.
@@ -361,26 +360,4 @@ fn go_limits(side: Color, limits: &Limits, clocks: &[Option<Clock>; 2]) -> GoLim
         depth: limits.depth,
         nodes: limits.nodes,
     }
-}
-
-/// The limits written as command-line keys (`tc=10+0.1 depth=5`).
-#[must_use]
-pub fn describe_limits(limits: &Limits) -> String {
-    let mut parts = Vec::new();
-    if let Some(tc) = limits.tc {
-        parts.push(format!("tc={tc}"));
-    }
-    if let Some(t) = limits.move_time {
-        parts.push(format!("st={}", t.as_secs_f64()));
-    }
-    if let Some(d) = limits.depth {
-        parts.push(format!("depth={d}"));
-    }
-    if let Some(n) = limits.nodes {
-        parts.push(format!("nodes={n}"));
-    }
-    if limits.margin > Duration::ZERO {
-        parts.push(format!("timemargin={}", limits.margin.as_millis()));
-    }
-    parts.join(" ")
 }

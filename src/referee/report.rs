@@ -169,7 +169,7 @@ pub fn crosstable(standings: &Standings) -> String {
         let _ = write!(
             text,
             "\n{:<width$} {:>6} {:>9}",
-            format!("{}", p.name),
+            p.name,
             p.score.games(),
             format!("{}-{}", p.score.wins, p.score.losses)
         );

@@ -16,7 +16,7 @@ use thiserror::Error;
 use super::cli::{self, CliError, Invocation};
 use super::config::{Config, EngineSpec, TournamentKind};
 use super::engine::{Engine, StartError};
-use super::game::{GameRecord, describe_limits};
+use super::game::GameRecord;
 use super::json::{self, GameJson, JsonError, RunInfo, Summary};
 use super::openings::{Openings, OpeningsError, StartPosition};
 use super::pgn;
@@ -257,7 +257,7 @@ fn header(config: &Config, names: &[String], to_play: usize, scheduled: u64) -> 
     let players: Vec<String> = names
         .iter()
         .zip(&config.engines)
-        .map(|(name, spec)| format!("{name} ({})", describe_limits(&spec.limits)))
+        .map(|(name, spec)| format!("{name} ({})", spec.limits))
         .collect();
     let (kind, joiner) = if names.len() == 2 {
         ("Match", " vs ")
@@ -405,7 +405,7 @@ fn run_info(config: &Config, names: &[String], seed: u64, scheduled: u64) -> Run
                 e.process.cmd.display(),
                 e.process.args,
                 e.options,
-                describe_limits(&e.limits)
+                e.limits
             )
         })
         .collect();
