@@ -89,6 +89,8 @@ pub enum Job {
     },
     /// Resize the transposition table (MB).
     SetHash(usize),
+    /// Search with this many threads.
+    SetThreads(usize),
     /// Forget the table and history (a new game).
     Clear,
 }
@@ -162,7 +164,8 @@ fn searcher_loop(hash_megabytes: usize, jobs: &Receiver<Job>, events: &Sender<Ev
         let outcome = catch_unwind(AssertUnwindSafe(|| run_job(&mut searcher, job, &say)));
         if outcome.is_err() {
             // A bug must not cost the game or the session: say so, keep the promise of
-            // one bestmove per go, and start over with a fresh table.
+            // one bestmove per go, and start over with an empty table (its memory is
+            // plain data, valid whatever the job was doing).
             say("info string error: internal error in the searcher; the job was abandoned".into());
             if let Some(position) = fallback {
                 let first = position.legal_move_texts().into_iter().next();
@@ -171,7 +174,7 @@ fn searcher_loop(hash_megabytes: usize, jobs: &Receiver<Job>, events: &Sender<Ev
                     first.unwrap_or_else(|| "0000".into())
                 ));
             }
-            searcher = Searcher::new(hash_megabytes);
+            searcher.clear();
         }
         let _ = events.send(Event::Finished);
     }
@@ -216,6 +219,7 @@ fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) {
             }
         }
         Job::SetHash(megabytes) => searcher.resize(megabytes),
+        Job::SetThreads(threads) => searcher.set_threads(threads),
         Job::Clear => searcher.clear(),
     }
 }

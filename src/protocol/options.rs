@@ -23,7 +23,7 @@ struct Spec {
 /// Largest transposition table, in MB.
 pub const MAX_HASH_MB: i64 = 65_536;
 /// Most search threads.
-pub const MAX_THREADS: i64 = 1;
+pub const MAX_THREADS: i64 = 64;
 
 const SPECS: [Spec; 9] = [
     Spec {

@@ -252,7 +252,8 @@ impl<W: Write> Session<W> {
                 }
                 Ok(())
             }
-            Ok(Change::Threads | Change::Other) => Ok(()),
+            Ok(Change::Threads) => self.run_blocking(Job::SetThreads(self.options.threads)),
+            Ok(Change::Other) => Ok(()),
             Err(e) => self.error(&e.to_string()),
         }
     }

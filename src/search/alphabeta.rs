@@ -1,6 +1,7 @@
 //! The recursive search below the root: negamax alpha-beta with principal variation
 //! search, the transposition table, killer and history move ordering.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::rules::{Bitboard, Move, MoveList, Position};
@@ -56,16 +57,54 @@ pub(super) struct Stops {
     pub nodes: Option<u64>,
 }
 
+impl Stops {
+    /// No limit: for helper threads, which stop when the main thread is done.
+    pub const NONE: Stops = Stops {
+        budget: Budget {
+            soft: None,
+            hard: None,
+        },
+        nodes: None,
+    };
+}
+
+/// What all the threads of one search share.
+pub(super) struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// The protocol's stop and ponderhit flags.
+    pub control: &'a SearchControl,
+    /// Raised when the main thread is done, to end the helper threads.
+    pub done: AtomicBool,
+    /// Nodes searched by the helper threads so far.
+    pub helper_nodes: AtomicU64,
+}
+
+impl<'a> Shared<'a> {
+    /// Shared state for a search over `tt` controlled by `control`.
+    pub fn new(tt: &'a TranspositionTable, control: &'a SearchControl) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            done: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        }
+    }
+}
+
 /// One thread's search state.
 pub(super) struct Worker<'a, B: Bitboard> {
-    tt: &'a TranspositionTable,
-    control: &'a SearchControl,
+    shared: &'a Shared<'a>,
+    /// The main thread reports, keeps the clock and decides; helpers only fill the table.
+    main: bool,
     history: &'a mut History,
     killers: Killers,
     frames: Vec<Frame<B>>,
     stops: Stops,
-    /// Nodes visited.
-    pub nodes: u64,
+    /// Nodes visited by this thread.
+    nodes: u64,
+    /// Of them, how many were added to the shared helper count.
+    published: u64,
     /// Deepest ply reached.
     pub seldepth: usize,
     /// When the search began (for nps; deadlines use the control's clock).
@@ -76,21 +115,23 @@ pub(super) struct Worker<'a, B: Bitboard> {
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
-    /// A worker sharing `tt` and `control`, with its own history.
+    /// A worker of the search `shared`, with its own history; the `main` one decides
+    /// when to stop, the others search until it is done.
     pub fn new(
-        tt: &'a TranspositionTable,
-        control: &'a SearchControl,
+        shared: &'a Shared<'a>,
+        main: bool,
         history: &'a mut History,
         stops: Stops,
     ) -> Worker<'a, B> {
         Worker {
-            tt,
-            control,
+            shared,
+            main,
             history,
             killers: Killers::default(),
             frames: (0..=MAX_PLY).map(|_| Frame::default()).collect(),
             stops,
             nodes: 0,
+            published: 0,
             seldepth: 0,
             started: Instant::now(),
             stopped: false,
@@ -111,12 +152,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
     /// The shared flags.
     pub fn control(&self) -> &SearchControl {
-        self.control
+        self.shared.control
     }
 
     /// The table.
     pub fn tt(&self) -> &TranspositionTable {
-        self.tt
+        self.shared.tt
+    }
+
+    /// Nodes searched by all threads (exact for this one, as last published for helpers).
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed)
     }
 
     /// The principal variation found below the root move just searched.
@@ -129,16 +175,24 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if self.stopped {
             return true;
         }
+        let control = self.shared.control;
+        if !self.main {
+            let fresh = self.nodes - self.published;
+            self.shared.helper_nodes.fetch_add(fresh, Ordering::Relaxed);
+            self.published = self.nodes;
+            self.stopped = control.stopped() || self.shared.done.load(Ordering::Relaxed);
+            return self.stopped;
+        }
         let hard_passed = || {
-            !self.control.pondering()
+            !control.pondering()
                 && self
                     .stops
                     .budget
                     .hard
-                    .is_some_and(|hard| self.control.clock_elapsed() >= hard)
+                    .is_some_and(|hard| control.clock_elapsed() >= hard)
         };
-        let out_of_nodes = self.stops.nodes.is_some_and(|n| self.nodes >= n);
-        self.stopped = self.control.stopped() || (self.may_stop && (out_of_nodes || hard_passed()));
+        let out_of_nodes = self.stops.nodes.is_some_and(|n| self.total_nodes() >= n);
+        self.stopped = control.stopped() || (self.may_stop && (out_of_nodes || hard_passed()));
         self.stopped
     }
 
@@ -180,7 +234,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
         let hash = pos.hash();
         let mut table_move = 0;
-        if let Some(hit) = self.tt.probe(hash) {
+        if let Some(hit) = self.shared.tt.probe(hash) {
             table_move = hit.move_key;
             let score = from_table(hit.score, ply);
             if !pv_node && exact_enough(hit.depth, depth, hit.score) {
@@ -228,7 +282,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             pick_next(frame.moves.as_mut_slice(), &mut frame.scores, i);
             let m = frame.moves.as_slice()[i];
             let child = pos.after(m);
-            self.tt.prefetch(child.hash());
+            if depth > 1 {
+                self.shared.tt.prefetch(child.hash());
+            }
             let score = if i == 0 {
                 -self.search(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -269,7 +325,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             Bound::Upper
         };
         let depth_stored = asked_depth.clamp(0, i32::from(u8::MAX)) as u8;
-        self.tt
+        self.shared
+            .tt
             .store(hash, best_key, to_table(best, ply), depth_stored, bound);
         self.frames[ply] = frame;
         best

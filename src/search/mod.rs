@@ -10,6 +10,7 @@ pub mod score;
 pub mod time;
 mod tt;
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::rules::{Bitboard, Move, Position};
@@ -18,7 +19,7 @@ pub use control::SearchControl;
 pub use root::{Iteration, SearchResult};
 pub use tt::TranspositionTable;
 
-use alphabeta::{Stops, Worker};
+use alphabeta::{Shared, Stops, Worker};
 use ordering::History;
 use root::Root;
 use score::MAX_PLY;
@@ -41,10 +42,11 @@ pub struct SearchParams<B> {
     pub searchmoves: Vec<Move<B>>,
 }
 
-/// The search's long-lived state: the table and the history, kept from move to move.
+/// The search's long-lived state: the table and each thread's history, kept from
+/// move to move.
 pub struct Searcher {
     tt: TranspositionTable,
-    history: History,
+    histories: Vec<History>,
 }
 
 impl Searcher {
@@ -53,8 +55,14 @@ impl Searcher {
     pub fn new(hash_megabytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_megabytes),
-            history: History::default(),
+            histories: vec![History::default()],
         }
+    }
+
+    /// Searches with `threads` threads from now on (Lazy SMP: helpers search the same
+    /// tree and share what they find through the table).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.histories.resize_with(threads.max(1), History::default);
     }
 
     /// Replaces the table by one of `megabytes` MB (its contents are lost).
@@ -67,7 +75,7 @@ impl Searcher {
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.clear();
+        self.histories.iter_mut().for_each(History::clear);
     }
 
     /// Searches `pos` within `params`, telling `report` of every finished line, until
@@ -105,13 +113,40 @@ impl Searcher {
             budget,
             nodes: params.nodes,
         };
-        let mut worker = Worker::new(&self.tt, control, &mut self.history, stops);
-        let mut root = Root {
-            worker: &mut worker,
-            budget,
-            max_depth: params.depth.unwrap_or(MAX_PLY as u32),
-            multipv: params.multipv.max(1),
-        };
-        root.run(pos, &moves, report)
+        let max_depth = params.depth.unwrap_or(MAX_PLY as u32);
+        let shared = Shared::new(&self.tt, control);
+        let (main_history, helper_histories) = self
+            .histories
+            .split_first_mut()
+            .expect("there is always a main thread");
+        std::thread::scope(|scope| {
+            for (i, history) in helper_histories.iter_mut().enumerate() {
+                let (shared, moves) = (&shared, &moves);
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, false, history, Stops::NONE);
+                    let mut root = Root {
+                        worker: &mut worker,
+                        budget: Stops::NONE.budget,
+                        // Every other helper runs one ply ahead, so the threads do not
+                        // all search the same depth at the same time.
+                        first_depth: 1 + (i as u32 % 2),
+                        max_depth,
+                        multipv: 1,
+                    };
+                    root.run(pos, moves, &mut |_| {});
+                });
+            }
+            let mut worker = Worker::new(&shared, true, main_history, stops);
+            let mut root = Root {
+                worker: &mut worker,
+                budget,
+                first_depth: 1,
+                max_depth,
+                multipv: params.multipv.max(1),
+            };
+            let result = root.run(pos, &moves, report);
+            shared.done.store(true, Ordering::Relaxed);
+            result
+        })
     }
 }

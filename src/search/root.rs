@@ -61,6 +61,7 @@ struct RootMove<B> {
 pub(super) struct Root<'w, 'a, B: Bitboard> {
     pub worker: &'w mut Worker<'a, B>,
     pub budget: Budget,
+    pub first_depth: u32,
     pub max_depth: u32,
     pub multipv: usize,
 }
@@ -85,7 +86,7 @@ impl<B: Bitboard> Root<'_, '_, B> {
             .collect();
         let lines = self.multipv.clamp(1, root.len().max(1));
         let mut completed = 0;
-        for depth in 1..=self.max_depth.min(MAX_PLY as u32 - 2) {
+        for depth in self.first_depth..=self.max_depth.min(MAX_PLY as u32 - 2) {
             for line in 0..lines {
                 self.search_line(pos, &mut root, line, depth as i32);
                 if self.worker.stopped() {
@@ -119,7 +120,7 @@ impl<B: Bitboard> Root<'_, '_, B> {
                 best.previous
             },
             depth: completed,
-            nodes: self.worker.nodes,
+            nodes: self.worker.total_nodes(),
         }
     }
 
@@ -129,7 +130,7 @@ impl<B: Bitboard> Root<'_, '_, B> {
             seldepth: self.worker.seldepth as u32,
             multipv,
             score: r.score,
-            nodes: self.worker.nodes,
+            nodes: self.worker.total_nodes(),
             elapsed: self.worker.started.elapsed(),
             hashfull: self.worker.tt().hashfull(),
             pv: &r.pv,
