@@ -5,7 +5,6 @@
 //! - [`engine`]: the searcher thread and its channels.
 //! - [`protocol`]: the UGI/UCI text protocol and the session.
 //! - [`bench`]: fixed work for measuring speed.
-//! - [`referee`]: engine-against-engine matches and tournaments judged with `rules`.
 
 pub mod bench;
 pub mod engine;
