@@ -181,3 +181,53 @@ fn a_wrong_perft_line_reports_position_rules_and_divide() {
     let diff = divide_report(&lines, &naive::divide(&case.naive_board(), case.rules, 3));
     assert_eq!(diff.matches("<<").count(), 1, "{diff}");
 }
+
+/// `Perft::divide` gives one line per jump path, each with its own text, also when two
+/// paths have one effect (both ways round a loop).
+#[test]
+fn divide_lists_every_path_with_its_own_count() {
+    let mut checked = 0;
+    for case in perft_cases() {
+        if case.position.starts_with("startpos") || case.depth != 2 {
+            continue;
+        }
+        let mut engine = engine_divide(&case.engine_position(), 2);
+        let mut naive = naive::divide(&case.naive_board(), case.rules, 2);
+        engine.sort();
+        naive.sort();
+        assert!(
+            engine == naive,
+            "{}\n  {}",
+            case.describe(),
+            divide_report(&engine, &naive)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} positions divided");
+}
+
+/// A position with more jump paths than a move list holds is reported as such, never
+/// miscounted: a lone black stone free to roam a 7x7 lattice of white stones under the
+/// turning rule has 16,920 paths.
+#[test]
+fn more_paths_than_a_move_list_holds_are_reported_not_miscounted() {
+    use konane::rules::{MAX_MOVES, MoveList, MultiJump, Opening, Perft, PerftError};
+
+    let text = "bw1w1w1/w1w1w1w/1w1w1w1/w1w1w1w/1w1w1w1/w1w1w1w/1w1w1w1 b";
+    let rules = naive::Rules {
+        opening: Opening::Any,
+        multi_jump: MultiJump::Turning,
+    };
+    let paths = naive::Board::from_text(text).unwrap().moves(rules).len();
+    assert!(paths > MAX_MOVES, "the naive generator finds {paths} paths");
+    let pos = common::engine_from_text(text, rules).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    konane::with_position!(&pos, p => {
+        let mut list = MoveList::new();
+        p.generate_paths(&mut list);
+        assert!(list.overflowed());
+        assert!(p.count_moves() > MAX_MOVES as u64);
+        assert_eq!(Perft::new(&stop).count(p, 1), Err(PerftError::TooManyMoves));
+        assert_eq!(Perft::new(&stop).count(p, 3), Err(PerftError::TooManyMoves));
+    });
+}
