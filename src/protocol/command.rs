@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use nom::bytes::complete::take_till1;
-use nom::character::complete::{digit1, multispace0, one_of};
+use nom::bytes::complete::{take_till1, take_while};
+use nom::character::complete::{digit1, one_of};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
@@ -168,7 +168,13 @@ fn quoted(token: &str) -> String {
 }
 
 fn token(input: &str) -> IResult<&str, &str> {
-    preceded(multispace0, take_till1(char::is_whitespace)).parse(input)
+    // Words are separated by any whitespace (form feeds and vertical tabs too), the
+    // same test that ends a word, so no whitespace character can hide the rest of a line.
+    preceded(
+        take_while(char::is_whitespace),
+        take_till1(char::is_whitespace),
+    )
+    .parse(input)
 }
 
 fn tokens(input: &str) -> Vec<&str> {
@@ -543,6 +549,14 @@ mod tests {
         assert_eq!(request.search_moves, ["d7d5", "b5d5"]);
         assert_eq!(request.depth, Some(3));
         assert!(request.infinite);
+    }
+
+    #[test]
+    fn every_kind_of_whitespace_separates_words() {
+        assert_eq!(ok("\u{c}query\u{b}p1turn"), Command::Query(Query::P1Turn));
+        assert_eq!(ok("isready\u{a0}\u{2003}junk"), Command::IsReady);
+        assert!(parse("\u{b}\u{85}junk").is_err(), "not a blank line");
+        assert_eq!(parse("\u{c}\u{b}\u{2028} ").unwrap(), None);
     }
 
     #[test]
