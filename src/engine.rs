@@ -286,11 +286,27 @@ fn search_params<B: Bitboard>(
         TimeControl::Unlimited
     };
     let mut searchmoves = Vec::new();
+    let mut refused = Vec::new();
     for text in &request.search_moves {
         match pos.parse_move(text) {
             Ok(m) => searchmoves.push(m),
-            Err(e) => say(format!("info string error: searchmoves: {e} (ignored)")),
+            Err(e) => refused.push(e),
         }
+    }
+    // One line however many moves were refused: a line of junk gets one reply.
+    if let Some(first) = refused.first() {
+        let others = match refused.len() - 1 {
+            0 => String::new(),
+            n => format!(", as are {n} more"),
+        };
+        let fallback = if searchmoves.is_empty() {
+            "; searching every move"
+        } else {
+            ""
+        };
+        say(format!(
+            "info string error: searchmoves: {first} (ignored{others}){fallback}"
+        ));
     }
     SearchParams {
         depth: request.depth,
