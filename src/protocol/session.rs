@@ -73,6 +73,9 @@ impl<W: Write> Session<W> {
                     self.execute(command)?;
                     continue;
                 }
+            } else if let Some(signal) = self.take_signal_for_running_job() {
+                self.signal(&signal);
+                continue;
             }
             let events = self.engine.events().clone();
             select! {
@@ -103,12 +106,15 @@ impl<W: Write> Session<W> {
         };
         match command {
             Command::IsReady => self.say("readyok"),
-            Command::Stop => {
-                busy.control.stop();
+            // A stop or ponderhit sent after a `go` that still waits its turn is meant
+            // for that `go` (the GUI may well have seen the running job's bestmove
+            // already): it keeps its place in the queue.
+            Command::Stop | Command::PonderHit if self.waiting.iter().any(starts_job) => {
+                self.waiting.push_back(command);
                 Ok(())
             }
-            Command::PonderHit => {
-                busy.control.ponderhit();
+            Command::Stop | Command::PonderHit => {
+                self.signal(&command);
                 Ok(())
             }
             Command::Quit => {
@@ -122,6 +128,33 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
         }
+    }
+
+    /// Passes `stop` or `ponderhit` to the running job.
+    fn signal(&self, command: &Command) {
+        if let Some(busy) = &self.busy {
+            match command {
+                Command::Stop => busy.control.stop(),
+                Command::PonderHit => busy.control.ponderhit(),
+                _ => {}
+            }
+        }
+    }
+
+    /// A queued `stop` or `ponderhit` that belongs to the running job: one that no
+    /// job-starting command precedes in the queue.
+    fn take_signal_for_running_job(&mut self) -> Option<Command> {
+        let next_job = self
+            .waiting
+            .iter()
+            .position(starts_job)
+            .unwrap_or(self.waiting.len());
+        let at = self
+            .waiting
+            .iter()
+            .take(next_job)
+            .position(|c| matches!(c, Command::Stop | Command::PonderHit))?;
+        self.waiting.remove(at)
     }
 
     fn execute(&mut self, command: Command) -> io::Result<()> {
@@ -345,6 +378,11 @@ impl<W: Write> Session<W> {
         };
         self.say(&format!("response {answer}"))
     }
+}
+
+/// Whether `command` hands the searcher a job that `stop` ends.
+fn starts_job(command: &Command) -> bool {
+    matches!(command, Command::Go(_) | Command::Bench(_))
 }
 
 fn side_name(colour: Color) -> &'static str {
