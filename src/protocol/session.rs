@@ -28,8 +28,8 @@ pub type Input = Result<Command, CommandError>;
 /// A job the searcher is running.
 struct Busy {
     control: Arc<SearchControl>,
-    /// `go infinite` or `go ponder`: it ends only when told to.
-    open_ended: bool,
+    /// Only `stop` ends it: `go infinite`, `go ponder`, or a `go` with no limit.
+    endless: bool,
 }
 
 /// The protocol state machine, writing to `W`.
@@ -85,7 +85,7 @@ impl<W: Write> Session<W> {
                     Err(_) => {
                         self.input_closed = true;
                         input = never();
-                        if let Some(busy) = self.busy.as_ref().filter(|b| b.open_ended) {
+                        if let Some(busy) = self.busy.as_ref().filter(|b| b.endless) {
                             busy.control.stop();
                         }
                     }
@@ -216,16 +216,13 @@ impl<W: Write> Session<W> {
         self.say(&format!("info string error: {message}"))
     }
 
-    fn start(&mut self, job: Job, control: Arc<SearchControl>, open_ended: bool) {
-        if open_ended && self.input_closed {
+    fn start(&mut self, job: Job, control: Arc<SearchControl>, endless: bool) {
+        if endless && self.input_closed {
             // Nobody is left to send `stop`.
             control.stop();
         }
         self.engine.send(job);
-        self.busy = Some(Busy {
-            control,
-            open_ended,
-        });
+        self.busy = Some(Busy { control, endless });
     }
 
     /// Runs a job to its end before reading on (resizing or clearing the table), so
@@ -242,7 +239,14 @@ impl<W: Write> Session<W> {
     }
 
     fn go(&mut self, request: GoRequest) {
-        let open_ended = request.infinite || request.ponder;
+        // A search with no limit of its own may run for hours on a big board: at the
+        // end of input it is stopped like `go infinite`, not waited for.
+        let own_clock = request.time[self.position.side_to_move().index()];
+        let limited = request.depth.is_some()
+            || request.nodes.is_some()
+            || request.move_time.is_some()
+            || own_clock.is_some();
+        let endless = request.infinite || request.ponder || !limited;
         let control = Arc::new(SearchControl::new(request.ponder));
         let settings = JobSettings {
             overhead: Duration::from_millis(self.options.move_overhead_ms),
@@ -255,7 +259,7 @@ impl<W: Write> Session<W> {
             settings,
             control: Arc::clone(&control),
         };
-        self.start(job, control, open_ended);
+        self.start(job, control, endless);
     }
 
     fn hello(&mut self, dialect: Dialect) -> io::Result<()> {
