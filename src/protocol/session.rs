@@ -208,7 +208,21 @@ impl<W: Write> Session<W> {
     }
 
     fn say(&mut self, line: &str) -> io::Result<()> {
-        writeln!(self.out, "{line}")?;
+        if line.chars().any(char::is_control) {
+            // Error messages quote what the GUI sent; its control bytes (escape
+            // sequences, NUL, a lone CR) must not reach a terminal or a log raw.
+            let mut shown = String::with_capacity(line.len() + 16);
+            for c in line.chars() {
+                if c.is_control() {
+                    shown.extend(c.escape_debug());
+                } else {
+                    shown.push(c);
+                }
+            }
+            writeln!(self.out, "{shown}")?;
+        } else {
+            writeln!(self.out, "{line}")?;
+        }
         self.out.flush()
     }
 
