@@ -289,7 +289,14 @@ impl<W: Write> Session<W> {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        let table_mb = self.options.hash_mb;
         match self.options.set(name, value) {
+            Ok(Change::Hash) if !memory_available(self.options.hash_mb) => {
+                let asked = std::mem::replace(&mut self.options.hash_mb, table_mb);
+                self.error(&format!(
+                    "option Hash: the system cannot give {asked} MB; the value stays {table_mb}"
+                ))
+            }
             Ok(Change::Hash) => self.run_blocking(Job::SetHash(self.options.hash_mb)),
             Ok(Change::ClearHash) => self.run_blocking(Job::Clear),
             Ok(Change::Rules) => {
@@ -396,6 +403,18 @@ impl<W: Write> Session<W> {
         };
         self.say(&format!("response {answer}"))
     }
+}
+
+/// Whether the system will lend `megabytes` MB at all. Building the table with less
+/// memory than it needs aborts the process, so the engine asks with a fallible
+/// reservation first (address space only: nothing is touched). Under an overcommitting
+/// kernel this can say yes to more than the machine has.
+fn memory_available(megabytes: usize) -> bool {
+    let Some(bytes) = megabytes.checked_mul(1 << 20) else {
+        return false;
+    };
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
 }
 
 /// Whether `command` hands the searcher a job that `stop` ends.
