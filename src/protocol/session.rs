@@ -14,7 +14,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, never, select};
 
 use crate::engine::{Engine, Event, GoRequest, Job, JobSettings};
-use crate::rules::{AnyPosition, Color, Phase};
+use crate::rules::{AnyPosition, Color};
 use crate::search::SearchControl;
 use crate::search::eval::evaluate;
 use crate::with_position;
@@ -375,7 +375,7 @@ impl<W: Write> Session<W> {
         let pos = self.position;
         let e = with_position!(pos, p => evaluate(&p));
         let side = side_name(pos.side_to_move());
-        if pos.phase() == Phase::Jumping && e.own_moves == 0 {
+        if pos.outcome().is_some() {
             return self.say(&format!("{side} has no legal move and has lost"));
         }
         for line in [
