@@ -153,6 +153,12 @@ const KEYWORDS: [&str; 16] = [
     "query",
 ];
 
+/// Whether `word` is a command word: the first known word of a line is its command.
+#[must_use]
+pub fn is_command_word(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
 /// Text of a token fit to quote in a one-line message.
 fn quoted(token: &str) -> String {
     let shown: String = token
