@@ -4,7 +4,9 @@
 //! While the searcher thread works (a search, perft or bench), the session keeps
 //! reading: `isready` is answered at once, `stop` and `ponderhit` reach the job through
 //! its control flags, `quit` stops it; every other command waits in order and runs
-//! when the job is over, so nothing is lost or applied half-way.
+//! when the job is over, so nothing is lost or applied half-way. A `stop` also ends the
+//! queued jobs sent before it as soon as each starts, and a `ponderhit` sent after a
+//! queued `go` waits for it: both are meant for the latest `go` the GUI sent.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -92,7 +94,12 @@ impl<W: Write> Session<W> {
                 },
                 recv(events) -> event => match event {
                     Ok(Event::Line(line)) => self.say(&line)?,
-                    Ok(Event::Finished) => self.busy = None,
+                    Ok(Event::Finished(last)) => {
+                        if let Some(line) = last {
+                            self.say(&line)?;
+                        }
+                        self.busy = None;
+                    }
                     Err(_) => return Err(io::Error::other("the searcher thread is gone")),
                 },
             }
@@ -106,15 +113,23 @@ impl<W: Write> Session<W> {
         };
         match command {
             Command::IsReady => self.say("readyok"),
-            // A stop or ponderhit sent after a `go` that still waits its turn is meant
-            // for that `go` (the GUI may well have seen the running job's bestmove
-            // already): it keeps its place in the queue.
-            Command::Stop | Command::PonderHit if self.waiting.iter().any(starts_job) => {
+            // `stop` ends every job asked for before it: the running one now, and a
+            // queued `go` as soon as it starts (the GUI may well have seen the running
+            // job's bestmove already, and then the stop is meant for that `go`).
+            Command::Stop => {
+                busy.control.stop();
+                if self.waiting.iter().any(starts_job) {
+                    self.waiting.push_back(command);
+                }
+                Ok(())
+            }
+            // `ponderhit` is for the latest ponder search: a queued one if any.
+            Command::PonderHit if self.waiting.iter().any(starts_job) => {
                 self.waiting.push_back(command);
                 Ok(())
             }
-            Command::Stop | Command::PonderHit => {
-                self.signal(&command);
+            Command::PonderHit => {
+                busy.control.ponderhit();
                 Ok(())
             }
             Command::Quit => {
@@ -231,8 +246,10 @@ impl<W: Write> Session<W> {
     }
 
     fn start(&mut self, job: Job, control: Arc<SearchControl>, endless: bool) {
-        if endless && self.input_closed {
-            // Nobody is left to send `stop`.
+        // Nobody is left to send `stop`, or it came already: everything still queued
+        // was sent after this job.
+        let stop_sent = self.waiting.iter().any(|c| matches!(c, Command::Stop));
+        if stop_sent || (endless && self.input_closed) {
             control.stop();
         }
         self.engine.send(job);
@@ -246,7 +263,12 @@ impl<W: Write> Session<W> {
         loop {
             match self.engine.events().recv() {
                 Ok(Event::Line(line)) => self.say(&line)?,
-                Ok(Event::Finished) => return Ok(()),
+                Ok(Event::Finished(last)) => {
+                    return match last {
+                        Some(line) => self.say(&line),
+                        None => Ok(()),
+                    };
+                }
                 Err(_) => return Err(io::Error::other("the searcher thread is gone")),
             }
         }
