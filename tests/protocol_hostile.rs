@@ -78,8 +78,14 @@ fn a_200_kb_line_gets_one_short_error() {
         line.extend_from_slice(words.as_bytes());
         line.push(b'\n');
         engine.send_raw(&line);
-        engine.send("stop");
-        let out = engine.sync();
+        let mut out = Vec::new();
+        if prefix == "go " {
+            // A search: wait for its bestmove, since isready mid-search is answered at
+            // once.
+            engine.send("stop");
+            out = engine.until_bestmove();
+        }
+        out.extend(engine.sync());
         let said: Vec<&String> = out
             .iter()
             .filter(|l| !l.starts_with("info depth") && !l.starts_with("bestmove"))

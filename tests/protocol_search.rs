@@ -28,10 +28,25 @@ fn timing() -> MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// How long a prompt answer (`readyok`, `bestmove` after `stop`) may take. The engine
-/// answers within a millisecond or two; the slack is for a loaded machine, and is
-/// still far below any search the test would otherwise be waiting for.
-const PROMPT: Duration = Duration::from_millis(1000);
+/// Answers that must be immediate (`readyok` mid-search, `bestmove` after `stop`)
+/// take the engine well under a millisecond. Every one must come within [`HANG`]: a
+/// lost or deferred command takes far longer, since the searches here run until
+/// stopped. The typical one (the median of several) must come within [`PROMPT`]: a
+/// busy shared machine can stall one answer for a second, not most of them.
+const PROMPT: Duration = Duration::from_millis(200);
+/// See [`PROMPT`].
+const HANG: Duration = Duration::from_secs(5);
+
+#[track_caller]
+fn assert_prompt(engine: &Engine, what: &str, samples: &mut [Duration]) {
+    samples.sort();
+    let median = samples[samples.len() / 2];
+    if samples.iter().any(|&t| t >= HANG) || median >= PROMPT {
+        engine.fail(&format!(
+            "{what}: answered after {samples:?}; every answer must take under {HANG:?}, the median under {PROMPT:?}"
+        ));
+    }
+}
 
 fn start_8x8() -> AnyPosition {
     AnyPosition::start(variant("8x8", "diagonal", "straight"))
@@ -167,32 +182,39 @@ fn info_lines_report_proven_results_as_mate_in_own_moves() {
 
 #[test]
 fn isready_during_a_search_is_answered_at_once_without_ending_it() {
+    let _t = timing();
     let mut engine = Engine::start();
-    engine.send("position startpos moves d5 d4");
-    engine.send("go infinite");
-    first_info(&mut engine);
-    let asked = Instant::now();
-    engine.send("isready");
-    let out = engine.read_until(|l| l == "readyok");
-    let took = asked.elapsed();
-    assert!(took < PROMPT, "readyok took {took:?}");
-    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
-    let later = engine.collect_for(Duration::from_millis(300));
-    assert!(
-        !later.iter().any(|l| l.starts_with("bestmove")),
-        "isready must not end the search: {later:?}"
-    );
-    let asked = Instant::now();
-    engine.send("stop");
-    let out = engine.until_bestmove();
-    assert!(
-        asked.elapsed() < PROMPT,
-        "bestmove took {:?}",
-        asked.elapsed()
-    );
     let position = start_after(variant("8x8", "diagonal", "straight"), &["d5", "d4"]);
-    check_bestmove(&engine, out.last().unwrap(), &position, false);
-    assert!(engine.sync().is_empty(), "exactly one bestmove");
+    engine.send("position startpos moves d5 d4");
+    let mut ready = Vec::new();
+    let mut stopped = Vec::new();
+    for _ in 0..3 {
+        engine.send("go infinite");
+        first_info(&mut engine);
+        for _ in 0..3 {
+            let asked = Instant::now();
+            engine.send("isready");
+            let out = engine.read_until(|l| l == "readyok");
+            ready.push(asked.elapsed());
+            if out.iter().any(|l| l.starts_with("bestmove")) {
+                engine.fail("isready ended the search");
+            }
+            let later = engine.collect_for(Duration::from_millis(100));
+            if later.iter().any(|l| l.starts_with("bestmove")) {
+                engine.fail("isready ended the search");
+            }
+        }
+        // By now iterations take tens of milliseconds or more: a stop honoured only
+        // between iterations would show.
+        let asked = Instant::now();
+        engine.send("stop");
+        let out = engine.until_bestmove();
+        stopped.push(asked.elapsed());
+        check_bestmove(&engine, out.last().unwrap(), &position, false);
+        assert!(engine.sync().is_empty(), "exactly one bestmove");
+    }
+    assert_prompt(&engine, "readyok mid-search", &mut ready);
+    assert_prompt(&engine, "bestmove after stop", &mut stopped);
 }
 
 #[test]
@@ -206,24 +228,27 @@ fn stop_written_together_with_go_is_never_lost() {
         "go ponder",
         "go movetime 100000",
     ] {
+        let mut times = Vec::new();
         for _ in 0..5 {
             let asked = Instant::now();
             engine.send_raw(format!("{go}\nstop\n").as_bytes());
             let out = engine.until_bestmove();
-            let took = asked.elapsed();
-            assert!(took < PROMPT, "'{go}' then 'stop': bestmove took {took:?}");
+            times.push(asked.elapsed());
             check_bestmove(&engine, out.last().unwrap(), &position, false);
         }
+        assert_prompt(&engine, &format!("'{go}' then 'stop'"), &mut times);
     }
     // Two searches and their stops in one write: each stop ends its own search, the
     // second one although its go was still queued when it arrived.
+    let mut times = Vec::new();
     for _ in 0..5 {
         engine.send_raw(b"go infinite\nstop\ngo depth 200\nstop\nponderhit\n");
         engine.until_bestmove();
         let asked = Instant::now();
         engine.until_bestmove();
-        assert!(asked.elapsed() < PROMPT, "{:?}", asked.elapsed());
+        times.push(asked.elapsed());
     }
+    assert_prompt(&engine, "a queued go's stop", &mut times);
     assert!(engine.sync().is_empty(), "exactly one bestmove per go");
 }
 
@@ -286,9 +311,8 @@ fn ponder_waits_for_ponderhit_then_searches_under_its_limits() {
     let out = engine.until_bestmove();
     let took = hit.elapsed();
     // movetime 300 less the 30 ms MoveOverhead counts from ponderhit: at least 270 ms.
-    // Up to 2 s on a busy machine.
     assert!(
-        took >= Duration::from_millis(250) && took < Duration::from_millis(2000),
+        took >= Duration::from_millis(250) && took < HANG,
         "bestmove {took:?} after ponderhit"
     );
     let position = start_after(variant("8x8", "diagonal", "straight"), &["d5", "d4"]);
@@ -351,11 +375,7 @@ fn quit_during_a_search_exits_promptly() {
     engine.read_to_end_within(Duration::from_secs(5));
     let status = engine.wait_exit_within(Duration::from_secs(5));
     assert!(status.success(), "{status}");
-    assert!(
-        asked.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        asked.elapsed()
-    );
+    assert!(asked.elapsed() < HANG, "{:?}", asked.elapsed());
 
     // Also while a perft runs.
     let mut engine = Engine::start();
@@ -365,11 +385,7 @@ fn quit_during_a_search_exits_promptly() {
     engine.send("quit");
     engine.read_to_end_within(Duration::from_secs(5));
     assert!(engine.wait_exit_within(Duration::from_secs(5)).success());
-    assert!(
-        asked.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        asked.elapsed()
-    );
+    assert!(asked.elapsed() < HANG, "{:?}", asked.elapsed());
 }
 
 #[test]
@@ -472,7 +488,7 @@ fn a_go_sent_during_a_search_waits_and_gets_its_own_bestmove() {
     engine.send("stop");
     engine.until_bestmove();
     engine.until_bestmove();
-    assert!(asked.elapsed() < PROMPT, "{:?}", asked.elapsed());
+    assert!(asked.elapsed() < HANG, "{:?}", asked.elapsed());
     assert!(engine.sync().is_empty(), "two gos, two bestmoves");
 }
 
@@ -544,67 +560,87 @@ fn negative_and_absurd_go_numbers_are_clamped_with_a_warning() {
     assert!(engine.sync().is_empty());
 }
 
+/// Sends `go` up to three times and returns the wall time of each attempt, stopping
+/// at the first that takes at most `within`. Every attempt must also take at least
+/// `at_least` (the engine's own plan; time seen here can only be longer) and less than
+/// `never_over` (far over any plan: an engine ignoring the limit, or reading the wrong
+/// clock). Timing on a shared machine is noisy in one direction: a busy moment can
+/// delay one reply, but an engine that overshoots overshoots every time. So the
+/// requirement itself (`within`) must hold for one of three attempts.
+fn timed_go(
+    engine: &mut Engine,
+    go: &str,
+    position: &AnyPosition,
+    at_least: Duration,
+    within: Duration,
+    never_over: Duration,
+) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let asked = Instant::now();
+        engine.send(go);
+        let out = engine.until_bestmove();
+        let took = asked.elapsed();
+        check_bestmove(engine, out.last().unwrap(), position, false);
+        if !out.iter().any(|l| l.starts_with("info depth")) {
+            engine.fail(&format!("'{go}' finished no iteration"));
+        }
+        times.push(took);
+        if took < at_least || took >= never_over {
+            engine.fail(&format!(
+                "'{go}' took {took:?}: outside {at_least:?}..{never_over:?}"
+            ));
+        }
+        if took <= within {
+            return times;
+        }
+    }
+    engine.fail(&format!(
+        "'{go}' never answered within {within:?}: {times:?}"
+    ));
+}
+
 #[test]
 fn go_movetime_500_answers_between_450_and_600_ms() {
     let _t = timing();
     let mut engine = Engine::start();
     engine.silent("position startpos moves d5 d4");
     let position = start_after(variant("8x8", "diagonal", "straight"), &["d5", "d4"]);
-    // Every attempt must take at least 450 ms (the engine plans 470: 500 less the 30 ms
-    // MoveOverhead; the time seen here can only be longer) and at most 1000 ms (a
-    // loaded machine may delay the reply, but not by twice the budget). At least one
-    // of three attempts must land in 450..600 ms, the requirement itself: a busy
-    // machine may spoil one attempt, an engine that overshoots spoils them all.
-    let mut times = Vec::new();
-    for _ in 0..3 {
-        let asked = Instant::now();
-        engine.send("go movetime 500");
-        let out = engine.until_bestmove();
-        let took = asked.elapsed();
-        check_bestmove(&engine, out.last().unwrap(), &position, false);
-        assert!(
-            took >= Duration::from_millis(450) && took <= Duration::from_millis(1000),
-            "go movetime 500 took {took:?}"
-        );
-        times.push(took);
-        if took <= Duration::from_millis(600) {
-            return;
-        }
-    }
-    panic!("go movetime 500 never answered within 600 ms: {times:?}");
+    // The engine plans 470 ms (500 less the 30 ms MoveOverhead).
+    let ms = Duration::from_millis;
+    timed_go(
+        &mut engine,
+        "go movetime 500",
+        &position,
+        ms(450),
+        ms(600),
+        ms(2500),
+    );
 }
 
 #[test]
 fn clock_limits_read_each_sides_clock_and_never_run_out() {
     let _t = timing();
+    let ms = Duration::from_millis;
     let mut engine = Engine::start();
-    // Black (p1) to move with 100 ms against white's 100 s: black's clock rules. Were
-    // white's clock used, the engine would think for seconds.
+    // Black (p1) to move with a short clock against white's 100 s: black's clock
+    // rules. With white's, the engine would plan seconds (the never_over bound).
     engine.silent("position startpos moves d5 d4");
-    for (line, clock_ms) in [
+    let black = start_after(variant("8x8", "diagonal", "straight"), &["d5", "d4"]);
+    for (go, clock_ms) in [
         ("go btime 100 wtime 100000", 100),
         ("go p1time 100 p2time 100000", 100),
         ("go p1time 1000 p2time 1000 p1inc 10 p2inc 10", 1000),
         ("go btime 300 wtime 300 movestogo 1", 300),
     ] {
-        let asked = Instant::now();
-        engine.send(line);
-        let out = engine.until_bestmove();
-        let took = asked.elapsed();
-        // The engine plans to use well under its clock (at most 85% of it less the
-        // MoveOverhead); short clocks get 500 ms of slack for a busy machine, which
-        // still catches reading the wrong clock (100 s would mean seconds of thought).
-        let limit = Duration::from_millis(clock_ms.max(600));
-        assert!(took < limit, "'{line}' took {took:?}");
-        assert!(out.iter().any(|l| l.starts_with("info depth")), "{out:?}");
+        // Never past the clock (the engine plans at most 85% of it less the overhead).
+        timed_go(&mut engine, go, &black, ms(0), ms(clock_ms), ms(2500));
     }
     // White to move: white's clock (p2time / wtime) rules.
     engine.silent("position startpos moves d5");
-    for line in ["go wtime 100 btime 100000", "go p2time 100 p1time 100000"] {
-        let asked = Instant::now();
-        engine.send(line);
-        engine.until_bestmove();
-        assert!(asked.elapsed() < Duration::from_millis(600), "'{line}'");
+    let white = start_after(variant("8x8", "diagonal", "straight"), &["d5"]);
+    for go in ["go wtime 100 btime 100000", "go p2time 100 p1time 100000"] {
+        timed_go(&mut engine, go, &white, ms(0), ms(100), ms(2500));
     }
 }
 
