@@ -100,8 +100,10 @@ pub enum Job {
 pub enum Event {
     /// A line to print.
     Line(String),
-    /// The job is done (after its last line).
-    Finished,
+    /// The job is done. Its last line (the `bestmove`, the perft or bench total) comes
+    /// with it, so that the session prints it and becomes idle in one step: once a
+    /// GUI has seen a job's last line, everything it sends next finds the session free.
+    Finished(Option<String>),
 }
 
 /// The searcher thread, seen from the session.
@@ -162,39 +164,37 @@ fn searcher_loop(hash_megabytes: usize, jobs: &Receiver<Job>, events: &Sender<Ev
             _ => None,
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| run_job(&mut searcher, job, &say)));
-        if outcome.is_err() {
+        let last = outcome.unwrap_or_else(|_| {
             // A bug must not cost the game or the session: say so, keep the promise of
             // one bestmove per go, and start over with an empty table (its memory is
             // plain data, valid whatever the job was doing).
             say("info string error: internal error in the searcher; the job was abandoned".into());
-            if let Some(position) = fallback {
-                let first = position.legal_move_texts().into_iter().next();
-                say(format!(
-                    "bestmove {}",
-                    first.unwrap_or_else(|| "0000".into())
-                ));
-            }
             searcher.clear();
-        }
-        let _ = events.send(Event::Finished);
+            fallback.map(|position| {
+                let first = position.legal_move_texts().into_iter().next();
+                format!("bestmove {}", first.unwrap_or_else(|| "0000".into()))
+            })
+        });
+        let _ = events.send(Event::Finished(last));
     }
 }
 
-fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) {
+/// Runs `job`, printing through `say`, and returns its last line.
+fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) -> Option<String> {
     match job {
         Job::Search {
             position,
             request,
             settings,
             control,
-        } => {
-            with_position!(position, p => search(searcher, &p, &request, settings, &control, say));
-        }
+        } => Some(
+            with_position!(position, p => search(searcher, &p, &request, settings, &control, say)),
+        ),
         Job::Perft {
             position,
             depth,
             control,
-        } => with_position!(position, p => perft(&p, depth, &control, say)),
+        } => Some(with_position!(position, p => perft(&p, depth, &control, say))),
         Job::BenchSearch { depth, control } => {
             let total = bench::search(depth, &control, &mut |text, m| {
                 say(format!(
@@ -203,7 +203,7 @@ fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) {
                     m.nps()
                 ));
             });
-            say(format!("{} nodes {} nps", total.nodes, total.nps()));
+            Some(format!("{} nodes {} nps", total.nodes, total.nps()))
         }
         Job::BenchPerft { control } => {
             let result = bench::perft(control.stop_flag(), &mut |text, depth, m| {
@@ -213,23 +213,33 @@ fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) {
                     m.nps()
                 ));
             });
-            match result {
-                Ok(total) => say(format!("{} nodes {} nps", total.nodes, total.nps())),
-                Err(e) => say(format!("info string error: {e}")),
-            }
+            Some(match result {
+                Ok(total) => format!("{} nodes {} nps", total.nodes, total.nps()),
+                Err(e) => format!("info string error: {e}"),
+            })
         }
-        Job::SetHash(megabytes) => searcher.resize(megabytes),
-        Job::SetThreads(threads) => searcher.set_threads(threads),
-        Job::Clear => searcher.clear(),
+        Job::SetHash(megabytes) => {
+            searcher.resize(megabytes);
+            None
+        }
+        Job::Clear => {
+            searcher.clear();
+            None
+        }
+        Job::SetThreads(threads) => {
+            searcher.set_threads(threads);
+            None
+        }
     }
 }
 
+/// Prints the per-move counts and returns the total line.
 fn perft<B: Bitboard>(
     pos: &Position<B>,
     depth: usize,
     control: &SearchControl,
     say: &dyn Fn(String),
-) {
+) -> String {
     match Perft::new(control.stop_flag()).divide(pos, depth) {
         Ok(lines) => {
             let mut total = 0;
@@ -238,12 +248,13 @@ fn perft<B: Bitboard>(
                 total += count;
             }
             say(String::new());
-            say(format!("Nodes searched: {total}"));
+            format!("Nodes searched: {total}")
         }
-        Err(e) => say(format!("info string error: {e}")),
+        Err(e) => format!("info string error: {e}"),
     }
 }
 
+/// Searches, printing the `info` lines, and returns the `bestmove` line.
 fn search<B: Bitboard>(
     searcher: &mut Searcher,
     pos: &Position<B>,
@@ -251,7 +262,7 @@ fn search<B: Bitboard>(
     settings: JobSettings,
     control: &SearchControl,
     say: &dyn Fn(String),
-) {
+) -> String {
     let params = search_params(pos, request, settings, say);
     let result = searcher.search(pos, &params, control, &mut |it| {
         say(info_line(pos, it, settings.multipv > 1));
@@ -268,7 +279,7 @@ fn search<B: Bitboard>(
         };
         say(format!("info string {side} has no legal move and has lost"));
     }
-    say(bestmove_line(pos, &result, settings.show_ponder));
+    bestmove_line(pos, &result, settings.show_ponder)
 }
 
 fn search_params<B: Bitboard>(
@@ -290,11 +301,27 @@ fn search_params<B: Bitboard>(
         TimeControl::Unlimited
     };
     let mut searchmoves = Vec::new();
+    let mut refused = Vec::new();
     for text in &request.search_moves {
         match pos.parse_move(text) {
             Ok(m) => searchmoves.push(m),
-            Err(e) => say(format!("info string error: searchmoves: {e} (ignored)")),
+            Err(e) => refused.push(e),
         }
+    }
+    // One line however many moves were refused: a line of junk gets one reply.
+    if let Some(first) = refused.first() {
+        let others = match refused.len() - 1 {
+            0 => String::new(),
+            n => format!(", as are {n} more"),
+        };
+        let fallback = if searchmoves.is_empty() {
+            "; searching every move"
+        } else {
+            ""
+        };
+        say(format!(
+            "info string error: searchmoves: {first} (ignored{others}){fallback}"
+        ));
     }
     SearchParams {
         depth: request.depth,

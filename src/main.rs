@@ -1,10 +1,11 @@
 //! The konane engine: speaks UGI/UCI on stdin/stdout, or runs the protocol lines given
-//! as arguments (`konane 'position startpos moves d5 d4' 'go perft 3'`, `konane bench`)
-//! and exits.
+//! as arguments (`konane 'position startpos moves d5 d4' 'go perft 3'`, `konane bench`,
+//! `konane bench perft`) and exits. An argument that does not start with a command word
+//! continues the line before it.
 
 use anyhow::Context;
 use konane::protocol::Session;
-use konane::protocol::input::{Line, parse_line, spawn_reader};
+use konane::protocol::input::{Line, argument_lines, parse_line, spawn_reader};
 
 fn main() -> anyhow::Result<()> {
     let (commands, input) = crossbeam_channel::unbounded();
@@ -12,8 +13,8 @@ fn main() -> anyhow::Result<()> {
     if args.is_empty() {
         spawn_reader(std::io::stdin(), commands).context("cannot start the input reader")?;
     } else {
-        for arg in args {
-            if let Some(parsed) = parse_line(Line::Text(arg)) {
+        for line in argument_lines(args) {
+            if let Some(parsed) = parse_line(Line::Text(line)) {
                 // The session holds the receiver until it is done.
                 let _ = commands.send(parsed);
             }

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use nom::bytes::complete::take_till1;
-use nom::character::complete::{digit1, multispace0, one_of};
+use nom::bytes::complete::{take_till1, take_while};
+use nom::character::complete::{digit1, one_of};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
@@ -153,6 +153,12 @@ const KEYWORDS: [&str; 16] = [
     "query",
 ];
 
+/// Whether `word` is a command word: the first known word of a line is its command.
+#[must_use]
+pub fn is_command_word(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
 /// Text of a token fit to quote in a one-line message.
 fn quoted(token: &str) -> String {
     let shown: String = token
@@ -168,7 +174,13 @@ fn quoted(token: &str) -> String {
 }
 
 fn token(input: &str) -> IResult<&str, &str> {
-    preceded(multispace0, take_till1(char::is_whitespace)).parse(input)
+    // Words are separated by any whitespace (form feeds and vertical tabs too), the
+    // same test that ends a word, so no whitespace character can hide the rest of a line.
+    preceded(
+        take_while(char::is_whitespace),
+        take_till1(char::is_whitespace),
+    )
+    .parse(input)
 }
 
 fn tokens(input: &str) -> Vec<&str> {
@@ -350,6 +362,7 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
     }
     let mut request = GoRequest::default();
     let mut warnings = Vec::new();
+    let mut unknown = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
@@ -359,7 +372,7 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
             "searchmoves" => {
                 let end = args[i + 1..]
                     .iter()
-                    .position(|w| GO_KEYS.contains(w))
+                    .position(|w| GO_KEYS.contains(w) || GO_FLAGS.contains(w))
                     .map_or(args.len(), |p| i + 1 + p);
                 request.search_moves = args[i + 1..end].iter().map(|m| (*m).to_string()).collect();
                 i = end;
@@ -367,38 +380,63 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
             }
             _ if GO_KEYS.contains(&key) => {
                 let value = go_number(args, i)?;
-                if value < 0 {
-                    warnings.push(format!("go: {key} {value} is negative; taken as 0"));
-                }
+                let mut clamped = |used: i64| {
+                    if used != value {
+                        warnings.push(format!(
+                            "go: {key} {value} is out of range; taken as {used}"
+                        ));
+                    }
+                    used
+                };
+                let max_depth = i64::from(MAX_DEPTH);
                 match key {
-                    "p1time" | "btime" => request.time[0] = Some(millis(value)),
-                    "p2time" | "wtime" => request.time[1] = Some(millis(value)),
-                    "p1inc" | "binc" => request.increment[0] = millis(value),
-                    "p2inc" | "winc" => request.increment[1] = millis(value),
+                    "p1time" | "btime" => request.time[0] = Some(millis(clamped(value.max(0)))),
+                    "p2time" | "wtime" => request.time[1] = Some(millis(clamped(value.max(0)))),
+                    "p1inc" | "binc" => request.increment[0] = millis(clamped(value.max(0))),
+                    "p2inc" | "winc" => request.increment[1] = millis(clamped(value.max(0))),
                     "movestogo" => {
+                        // 0 is what some GUIs send for "no periods": ignored quietly.
+                        if value < 0 {
+                            warnings.push(format!("go: movestogo {value} is negative; ignored"));
+                        }
                         request.moves_to_go =
                             (value > 0).then(|| value.min(i64::from(u32::MAX)) as u32);
                     }
-                    "movetime" => request.move_time = Some(millis(value)),
-                    "depth" => request.depth = Some(value.clamp(1, i64::from(MAX_DEPTH)) as u32),
-                    "nodes" => request.nodes = Some(value.max(1) as u64),
+                    "movetime" => request.move_time = Some(millis(clamped(value.max(0)))),
+                    "depth" => request.depth = Some(clamped(value.clamp(1, max_depth)) as u32),
+                    "nodes" => request.nodes = Some(clamped(value.max(1)) as u64),
                     // `mate n`: search until a win in n moves is found; depth 2n - 1 is
                     // where such a win shows.
                     _ => {
-                        request.depth = Some(
-                            (value.max(1).saturating_mul(2) - 1).min(i64::from(MAX_DEPTH)) as u32,
-                        )
+                        let moves = clamped(value.clamp(1, (max_depth + 1) / 2));
+                        request.depth = Some((moves * 2 - 1) as u32);
                     }
                 }
                 i += 2;
                 continue;
             }
-            _ => warnings.push(format!("go: unknown token '{}' skipped", quoted(key))),
+            _ => unknown.push(key),
         }
         i += 1;
     }
+    if !unknown.is_empty() {
+        // One line however many words were skipped: a line of junk gets one reply.
+        const SHOWN: usize = 5;
+        let mut list: Vec<String> = unknown
+            .iter()
+            .take(SHOWN)
+            .map(|w| format!("'{}'", quoted(w)))
+            .collect();
+        if unknown.len() > SHOWN {
+            list.push(format!("and {} more", unknown.len() - SHOWN));
+        }
+        warnings.push(format!("go: unknown words skipped: {}", list.join(" ")));
+    }
     Ok(Go::Search { request, warnings })
 }
+
+/// `go` keywords that stand alone.
+const GO_FLAGS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
 
 /// `go` keywords followed by a number.
 const GO_KEYS: [&str; 13] = [
@@ -520,7 +558,30 @@ mod tests {
         assert_eq!(request.time[1], Some(Duration::ZERO));
         assert_eq!(request.depth, Some(MAX_DEPTH));
         assert_eq!(request.nodes, Some(1));
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(
+            warnings,
+            [
+                "go: wtime -50 is out of range; taken as 0",
+                "go: depth 9223372036854775807 is out of range; taken as 255",
+                "go: nodes 0 is out of range; taken as 1",
+                "go: unknown words skipped: 'frobnicate'"
+            ]
+        );
+        let Command::Go(Go::Search { request, warnings }) = ok("go mate 200 movestogo 0") else {
+            panic!("not a search");
+        };
+        assert_eq!(request.depth, Some(255));
+        assert_eq!(request.moves_to_go, None);
+        assert_eq!(warnings, ["go: mate 200 is out of range; taken as 128"]);
+        let junk = format!("go depth 3 {}", "x ".repeat(10_000));
+        let Command::Go(Go::Search { request, warnings }) = ok(&junk) else {
+            panic!("not a search");
+        };
+        assert_eq!(request.depth, Some(3));
+        assert_eq!(
+            warnings,
+            ["go: unknown words skipped: 'x' 'x' 'x' 'x' 'x' and 9995 more"]
+        );
         assert_eq!(
             err("go depth ten"),
             "go: 'depth' needs a number, found 'ten'"
@@ -543,6 +604,19 @@ mod tests {
         assert_eq!(request.search_moves, ["d7d5", "b5d5"]);
         assert_eq!(request.depth, Some(3));
         assert!(request.infinite);
+        let Command::Go(Go::Search { request, .. }) = ok("go searchmoves d7d5 infinite") else {
+            panic!("not a search");
+        };
+        assert_eq!(request.search_moves, ["d7d5"]);
+        assert!(request.infinite, "infinite ends the move list");
+    }
+
+    #[test]
+    fn every_kind_of_whitespace_separates_words() {
+        assert_eq!(ok("\u{c}query\u{b}p1turn"), Command::Query(Query::P1Turn));
+        assert_eq!(ok("isready\u{a0}\u{2003}junk"), Command::IsReady);
+        assert!(parse("\u{b}\u{85}junk").is_err(), "not a blank line");
+        assert_eq!(parse("\u{c}\u{b}\u{2028} ").unwrap(), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
-use super::command::{CommandError, parse};
+use super::command::{CommandError, is_command_word, parse};
 use super::session::Input;
 
 /// Longest line kept; the rest of a longer line is read and dropped.
@@ -40,6 +40,26 @@ pub enum Line {
     Text(String),
     /// A line of this many bytes, too long to keep.
     TooLong(usize),
+}
+
+/// The protocol lines that program arguments stand for (one-shot mode). Each argument
+/// is a line, except that one whose first word is not a command word continues the
+/// line before it: `konane bench perft` and `konane go perft 3` run as typed, and
+/// `konane 'position startpos moves d5 d4' 'go perft 3'` is two lines.
+#[must_use]
+pub fn argument_lines(args: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for arg in args {
+        let starts_command = arg.split_whitespace().next().is_none_or(is_command_word);
+        match lines.last_mut() {
+            Some(line) if !starts_command => {
+                line.push(' ');
+                line.push_str(&arg);
+            }
+            _ => lines.push(arg),
+        }
+    }
+    lines
 }
 
 /// Parses a line; `None` for a blank one.
@@ -120,6 +140,34 @@ mod tests {
         assert_eq!(
             lines(&input),
             [Line::TooLong(MAX_LINE + 10), Line::Text("isready".into())]
+        );
+    }
+
+    #[test]
+    fn arguments_that_start_no_command_continue_the_line_before() {
+        let lines = |args: &[&str]| argument_lines(args.iter().map(|a| (*a).to_string()));
+        assert_eq!(lines(&["bench", "perft"]), ["bench perft"]);
+        assert_eq!(
+            lines(&["position startpos moves d5 d4", "go perft 3"]),
+            ["position startpos moves d5 d4", "go perft 3"]
+        );
+        assert_eq!(
+            lines(&[
+                "position",
+                "fen",
+                "b3/4/4/2w1",
+                "b",
+                "d",
+                "go",
+                "depth",
+                "2"
+            ]),
+            ["position fen b3/4/4/2w1 b", "d", "go depth 2"]
+        );
+        assert_eq!(lines(&["nonsense", "isready"]), ["nonsense", "isready"]);
+        assert_eq!(
+            lines(&["ugi", "isready", "quit"]),
+            ["ugi", "isready", "quit"]
         );
     }
 

@@ -4,7 +4,9 @@
 //! While the searcher thread works (a search, perft or bench), the session keeps
 //! reading: `isready` is answered at once, `stop` and `ponderhit` reach the job through
 //! its control flags, `quit` stops it; every other command waits in order and runs
-//! when the job is over, so nothing is lost or applied half-way.
+//! when the job is over, so nothing is lost or applied half-way. A `stop` also ends the
+//! queued jobs sent before it as soon as each starts, and a `ponderhit` sent after a
+//! queued `go` waits for it: both are meant for the latest `go` the GUI sent.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -14,7 +16,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, never, select};
 
 use crate::engine::{Engine, Event, GoRequest, Job, JobSettings};
-use crate::rules::{AnyPosition, Color, Phase};
+use crate::rules::{AnyPosition, Color};
 use crate::search::SearchControl;
 use crate::search::eval::evaluate;
 use crate::with_position;
@@ -28,8 +30,8 @@ pub type Input = Result<Command, CommandError>;
 /// A job the searcher is running.
 struct Busy {
     control: Arc<SearchControl>,
-    /// `go infinite` or `go ponder`: it ends only when told to.
-    open_ended: bool,
+    /// Only `stop` ends it: `go infinite`, `go ponder`, or a `go` with no limit.
+    endless: bool,
 }
 
 /// The protocol state machine, writing to `W`.
@@ -73,6 +75,9 @@ impl<W: Write> Session<W> {
                     self.execute(command)?;
                     continue;
                 }
+            } else if let Some(signal) = self.take_signal_for_running_job() {
+                self.signal(&signal);
+                continue;
             }
             let events = self.engine.events().clone();
             select! {
@@ -82,14 +87,19 @@ impl<W: Write> Session<W> {
                     Err(_) => {
                         self.input_closed = true;
                         input = never();
-                        if let Some(busy) = self.busy.as_ref().filter(|b| b.open_ended) {
+                        if let Some(busy) = self.busy.as_ref().filter(|b| b.endless) {
                             busy.control.stop();
                         }
                     }
                 },
                 recv(events) -> event => match event {
                     Ok(Event::Line(line)) => self.say(&line)?,
-                    Ok(Event::Finished) => self.busy = None,
+                    Ok(Event::Finished(last)) => {
+                        if let Some(line) = last {
+                            self.say(&line)?;
+                        }
+                        self.busy = None;
+                    }
                     Err(_) => return Err(io::Error::other("the searcher thread is gone")),
                 },
             }
@@ -103,8 +113,19 @@ impl<W: Write> Session<W> {
         };
         match command {
             Command::IsReady => self.say("readyok"),
+            // `stop` ends every job asked for before it: the running one now, and a
+            // queued `go` as soon as it starts (the GUI may well have seen the running
+            // job's bestmove already, and then the stop is meant for that `go`).
             Command::Stop => {
                 busy.control.stop();
+                if self.waiting.iter().any(starts_job) {
+                    self.waiting.push_back(command);
+                }
+                Ok(())
+            }
+            // `ponderhit` is for the latest ponder search: a queued one if any.
+            Command::PonderHit if self.waiting.iter().any(starts_job) => {
+                self.waiting.push_back(command);
                 Ok(())
             }
             Command::PonderHit => {
@@ -122,6 +143,33 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
         }
+    }
+
+    /// Passes `stop` or `ponderhit` to the running job.
+    fn signal(&self, command: &Command) {
+        if let Some(busy) = &self.busy {
+            match command {
+                Command::Stop => busy.control.stop(),
+                Command::PonderHit => busy.control.ponderhit(),
+                _ => {}
+            }
+        }
+    }
+
+    /// A queued `stop` or `ponderhit` that belongs to the running job: one that no
+    /// job-starting command precedes in the queue.
+    fn take_signal_for_running_job(&mut self) -> Option<Command> {
+        let next_job = self
+            .waiting
+            .iter()
+            .position(starts_job)
+            .unwrap_or(self.waiting.len());
+        let at = self
+            .waiting
+            .iter()
+            .take(next_job)
+            .position(|c| matches!(c, Command::Stop | Command::PonderHit))?;
+        self.waiting.remove(at)
     }
 
     fn execute(&mut self, command: Command) -> io::Result<()> {
@@ -175,7 +223,21 @@ impl<W: Write> Session<W> {
     }
 
     fn say(&mut self, line: &str) -> io::Result<()> {
-        writeln!(self.out, "{line}")?;
+        if line.chars().any(char::is_control) {
+            // Error messages quote what the GUI sent; its control bytes (escape
+            // sequences, NUL, a lone CR) must not reach a terminal or a log raw.
+            let mut shown = String::with_capacity(line.len() + 16);
+            for c in line.chars() {
+                if c.is_control() {
+                    shown.extend(c.escape_debug());
+                } else {
+                    shown.push(c);
+                }
+            }
+            writeln!(self.out, "{shown}")?;
+        } else {
+            writeln!(self.out, "{line}")?;
+        }
         self.out.flush()
     }
 
@@ -183,16 +245,15 @@ impl<W: Write> Session<W> {
         self.say(&format!("info string error: {message}"))
     }
 
-    fn start(&mut self, job: Job, control: Arc<SearchControl>, open_ended: bool) {
-        if open_ended && self.input_closed {
-            // Nobody is left to send `stop`.
+    fn start(&mut self, job: Job, control: Arc<SearchControl>, endless: bool) {
+        // Nobody is left to send `stop`, or it came already: everything still queued
+        // was sent after this job.
+        let stop_sent = self.waiting.iter().any(|c| matches!(c, Command::Stop));
+        if stop_sent || (endless && self.input_closed) {
             control.stop();
         }
         self.engine.send(job);
-        self.busy = Some(Busy {
-            control,
-            open_ended,
-        });
+        self.busy = Some(Busy { control, endless });
     }
 
     /// Runs a job to its end before reading on (resizing or clearing the table), so
@@ -202,14 +263,26 @@ impl<W: Write> Session<W> {
         loop {
             match self.engine.events().recv() {
                 Ok(Event::Line(line)) => self.say(&line)?,
-                Ok(Event::Finished) => return Ok(()),
+                Ok(Event::Finished(last)) => {
+                    return match last {
+                        Some(line) => self.say(&line),
+                        None => Ok(()),
+                    };
+                }
                 Err(_) => return Err(io::Error::other("the searcher thread is gone")),
             }
         }
     }
 
     fn go(&mut self, request: GoRequest) {
-        let open_ended = request.infinite || request.ponder;
+        // A search with no limit of its own may run for hours on a big board: at the
+        // end of input it is stopped like `go infinite`, not waited for.
+        let own_clock = request.time[self.position.side_to_move().index()];
+        let limited = request.depth.is_some()
+            || request.nodes.is_some()
+            || request.move_time.is_some()
+            || own_clock.is_some();
+        let endless = request.infinite || request.ponder || !limited;
         let control = Arc::new(SearchControl::new(request.ponder));
         let settings = JobSettings {
             overhead: Duration::from_millis(self.options.move_overhead_ms),
@@ -222,7 +295,7 @@ impl<W: Write> Session<W> {
             settings,
             control: Arc::clone(&control),
         };
-        self.start(job, control, open_ended);
+        self.start(job, control, endless);
     }
 
     fn hello(&mut self, dialect: Dialect) -> io::Result<()> {
@@ -238,7 +311,14 @@ impl<W: Write> Session<W> {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        let table_mb = self.options.hash_mb;
         match self.options.set(name, value) {
+            Ok(Change::Hash) if !memory_available(self.options.hash_mb) => {
+                let asked = std::mem::replace(&mut self.options.hash_mb, table_mb);
+                self.error(&format!(
+                    "option Hash: the system cannot give {asked} MB; the value stays {table_mb}"
+                ))
+            }
             Ok(Change::Hash) => self.run_blocking(Job::SetHash(self.options.hash_mb)),
             Ok(Change::ClearHash) => self.run_blocking(Job::Clear),
             Ok(Change::Rules) => {
@@ -318,7 +398,7 @@ impl<W: Write> Session<W> {
         let pos = self.position;
         let e = with_position!(pos, p => evaluate(&p));
         let side = side_name(pos.side_to_move());
-        if pos.phase() == Phase::Jumping && e.own_moves == 0 {
+        if pos.outcome().is_some() {
             return self.say(&format!("{side} has no legal move and has lost"));
         }
         for line in [
@@ -346,6 +426,23 @@ impl<W: Write> Session<W> {
         };
         self.say(&format!("response {answer}"))
     }
+}
+
+/// Whether the system will lend `megabytes` MB at all. Building the table with less
+/// memory than it needs aborts the process, so the engine asks with a fallible
+/// reservation first (address space only: nothing is touched). Under an overcommitting
+/// kernel this can say yes to more than the machine has.
+fn memory_available(megabytes: usize) -> bool {
+    let Some(bytes) = megabytes.checked_mul(1 << 20) else {
+        return false;
+    };
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
+}
+
+/// Whether `command` hands the searcher a job that `stop` ends.
+fn starts_job(command: &Command) -> bool {
+    matches!(command, Command::Go(_) | Command::Bench(_))
 }
 
 fn side_name(colour: Color) -> &'static str {
