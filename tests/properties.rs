@@ -350,7 +350,8 @@ fn check_position<B: Bitboard>(
     let other = side.opponent();
     let their_moves = naive.with_side(other).moves(rules);
     if phase == Phase::Jumping {
-        for (colour, expected) in [(side, moves.len()), (other, their_moves.len())] {
+        for (colour, list) in [(side, &moves), (other, &their_moves)] {
+            let expected = list.len();
             if expected <= MAX_MOVES {
                 ensure!(
                     at,
@@ -358,7 +359,24 @@ fn check_position<B: Bitboard>(
                     "count_jumps({colour}) is {} but {colour} has {expected} jump paths",
                     p.count_jumps(colour)
                 );
+                let mobility = p.mobility(colour);
+                ensure!(
+                    at,
+                    mobility.moves == expected as u64,
+                    "mobility({colour}).moves is {} but {colour} has {expected} jump paths",
+                    mobility.moves
+                );
             }
+            let mut starts: Vec<_> = list.iter().map(|m| m.path[0]).collect();
+            starts.sort_unstable();
+            starts.dedup();
+            ensure!(
+                at,
+                p.mobility(colour).movable_stones as usize == starts.len(),
+                "mobility({colour}) counts {} movable stones but {} stones can jump",
+                p.mobility(colour).movable_stones,
+                starts.len()
+            );
         }
     }
 

@@ -3,7 +3,7 @@
 //! extension and the same scoring of lost positions).
 
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
-use konane::search::eval::evaluate_with;
+use konane::search::eval::evaluate;
 use konane::search::score::{Score, mated_at};
 use konane::search::{SearchControl, SearchParams, Searcher};
 use konane::with_position;
@@ -17,7 +17,7 @@ fn minimax<B: Bitboard>(pos: &Position<B>, depth: i32, ply: usize) -> Score {
         return if own == 0 {
             mated_at(ply)
         } else {
-            evaluate_with(pos, own).total
+            evaluate(pos).total
         };
     }
     let moves = pos.legal_moves();

@@ -403,10 +403,15 @@ impl<W: Write> Session<W> {
         }
         for line in [
             format!("Evaluation for the side to move, {side}:"),
-            format!("  own moves       {:>6}", e.own_moves),
-            format!("  opponent moves  {:>6}", e.their_moves),
-            format!("  mobility        {:>+6}", e.mobility),
-            format!("  total           {:>+6}", e.total),
+            format!(
+                "  moves            {:>4} against {:>4}  {:>+6}",
+                e.own_moves, e.their_moves, e.moves
+            ),
+            format!(
+                "  movable stones   {:>4} against {:>4}  {:>+6}",
+                e.own_movable, e.their_movable, e.movable
+            ),
+            format!("  total                              {:>+6}", e.total),
         ] {
             self.say(&line)?;
         }

@@ -18,6 +18,7 @@ mod zobrist;
 pub use any::{AnyPosition, PositionError};
 pub use bitboard::{Bitboard, Squares, U256};
 pub use geometry::Geometry;
+pub use movegen::Mobility;
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use notation::{MoveText, MoveTextError, PositionText, PositionTextError};
 pub use perft::{Perft, PerftError};

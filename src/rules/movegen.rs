@@ -17,6 +17,15 @@ use super::position::{Phase, Position};
 use super::square::Direction;
 use super::variant::{Color, MultiJump};
 
+/// How mobile one side's stones are (see [`Position::mobility`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mobility {
+    /// Jump moves (jump paths under the turning rule).
+    pub moves: u64,
+    /// Stones with at least one jump.
+    pub movable_stones: u32,
+}
+
 /// The squares a stone can jump from in one direction, and how to shift along it.
 struct Lane<B> {
     /// Squares from which a jump in this direction is possible right now (enemy stone
@@ -70,6 +79,36 @@ impl<B: Bitboard> Position<B> {
                 self.walk_turning(own, enemy, empty, &mut counter);
                 counter.count
             }
+        }
+    }
+
+    /// How mobile the stones of `colour` are, as if it were to move: its jump moves
+    /// (paths under the turning rule) and how many of its stones can jump at all.
+    #[inline]
+    #[must_use]
+    pub fn mobility(&self, colour: Color) -> Mobility {
+        let own = self.stones(colour);
+        let enemy = self.stones(colour.opponent());
+        let empty = self.empty();
+        let mut movable = B::EMPTY;
+        let mut moves = 0u64;
+        for dir in Direction::ALL {
+            let lane = self.lane(dir, enemy, empty);
+            let mut stones = own & lane.open;
+            movable |= stones;
+            if self.variant().multi_jump == MultiJump::Straight {
+                while !stones.is_empty() {
+                    moves += u64::from(stones.count());
+                    stones = stones.shifted(2 * lane.step) & lane.open;
+                }
+            }
+        }
+        if self.variant().multi_jump == MultiJump::Turning {
+            moves = self.count_jumps(colour);
+        }
+        Mobility {
+            moves,
+            movable_stones: movable.count(),
         }
     }
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::rules::{Bitboard, Move, MoveList, Position};
 
 use super::control::SearchControl;
-use super::eval::evaluate_with;
+use super::eval::evaluate;
 use super::ordering::{History, Killers, pick_next, score_moves};
 use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
@@ -225,11 +225,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
 
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            let own_moves = pos.count_moves();
-            if own_moves == 0 {
+            let eval = evaluate(pos);
+            if eval.own_moves == 0 {
                 return mated_at(ply);
             }
-            return evaluate_with(pos, own_moves).total;
+            return eval.total;
         }
 
         let hash = pos.hash();
