@@ -9,26 +9,6 @@ use std::time::Duration;
 
 use engine_driver::{Engine, Rng, assert_one_error};
 
-/// The command words of the protocol: junk lines must not contain them as words, or
-/// they would be commands (UCI skips unknown words up to the first known one).
-const COMMANDS: [&str; 16] = [
-    "ugi",
-    "uci",
-    "debug",
-    "isready",
-    "setoption",
-    "uginewgame",
-    "ucinewgame",
-    "position",
-    "go",
-    "stop",
-    "ponderhit",
-    "quit",
-    "d",
-    "eval",
-    "bench",
-    "query",
-];
 
 /// Fails unless the engine is alive and answers `isready` with nothing before it.
 #[track_caller]
@@ -303,7 +283,7 @@ fn junk(rng: &mut Rng) -> (Vec<u8>, bool) {
 /// Whether the engine reads `line` as a command word somewhere (so it is not junk).
 fn has_command_word(line: &str) -> bool {
     line.split(char::is_whitespace)
-        .any(|w| COMMANDS.contains(&w))
+        .any(konane::protocol::command::is_command_word)
 }
 
 #[test]
