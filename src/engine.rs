@@ -330,6 +330,7 @@ fn search_params<B: Bitboard>(
         overhead: settings.overhead,
         multipv: settings.multipv,
         searchmoves,
+        exact: false,
     }
 }
 

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use engine_driver::{Engine, Rng, assert_one_error};
 
-
 /// Fails unless the engine is alive and answers `isready` with nothing before it.
 #[track_caller]
 fn still_ready(engine: &mut Engine) {

@@ -45,6 +45,7 @@ fn searched<B: Bitboard>(searcher: &mut Searcher, pos: &Position<B>, depth: u32)
     let params = SearchParams {
         depth: Some(depth),
         multipv: 1,
+        exact: true,
         ..SearchParams::default()
     };
     searcher

@@ -8,7 +8,7 @@ use crate::rules::{Bitboard, Move, MoveList, Position};
 
 use super::control::SearchControl;
 use super::eval::evaluate;
-use super::ordering::{History, Killers, pick_next, score_moves};
+use super::ordering::{History, KILLER, Killers, pick_next, score_moves};
 use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
@@ -55,6 +55,8 @@ pub(super) struct Stops {
     pub budget: Budget,
     /// `go nodes`.
     pub nodes: Option<u64>,
+    /// Search every move to full depth: the value is then that of a plain minimax.
+    pub exact: bool,
 }
 
 impl Stops {
@@ -65,6 +67,7 @@ impl Stops {
             hard: None,
         },
         nodes: None,
+        exact: false,
     };
 }
 
@@ -112,6 +115,8 @@ pub(super) struct Worker<'a, B: Bitboard> {
     stopped: bool,
     /// Deadlines and node limits only apply once a first iteration gave a move.
     may_stop: bool,
+    /// Whether late moves may be searched less deeply (off for an exact search).
+    reductions: bool,
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
@@ -136,6 +141,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             started: Instant::now(),
             stopped: false,
             may_stop: false,
+            reductions: !stops.exact,
         }
     }
 
@@ -194,6 +200,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let out_of_nodes = self.stops.nodes.is_some_and(|n| self.total_nodes() >= n);
         self.stopped = control.stopped() || (self.may_stop && (out_of_nodes || hard_passed()));
         self.stopped
+    }
+
+    /// How much shallower to look first at the `index`-th move (ordering score
+    /// `order`) of a node `depth` plies from the horizon (late move reductions): late
+    /// moves of a well-ordered list rarely turn out best, and one that does is searched
+    /// again at full depth. Principal variation nodes, the table move and killers are
+    /// never reduced.
+    fn reduction(&self, depth: i32, index: usize, order: i32, pv_node: bool) -> i32 {
+        if !self.reductions || pv_node || depth < 3 || index < 2 || order >= KILLER {
+            return 0;
+        }
+        1 + i32::from(depth >= 6 && index >= 6)
     }
 
     /// The value of `pos` searched `depth` plies deep, `ply` plies below the root,
@@ -288,7 +306,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let score = if i == 0 {
                 -self.search(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                let probe = -self.search(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                let reduction = self.reduction(depth, i, frame.scores[i], pv_node);
+                let mut probe =
+                    -self.search(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && probe > alpha {
+                    probe = -self.search(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
                 if probe > alpha && probe < beta {
                     -self.search(&child, depth - 1, ply + 1, -beta, -alpha)
                 } else {

@@ -40,6 +40,8 @@ pub struct SearchParams<B> {
     pub multipv: usize,
     /// Search only these root moves (`searchmoves`); empty for all.
     pub searchmoves: Vec<Move<B>>,
+    /// Search every move to the full depth, for a value equal to plain minimax.
+    pub exact: bool,
 }
 
 /// The search's long-lived state: the table and each thread's history, kept from
@@ -112,6 +114,7 @@ impl Searcher {
         let stops = Stops {
             budget,
             nodes: params.nodes,
+            exact: params.exact,
         };
         let max_depth = params.depth.unwrap_or(MAX_PLY as u32);
         let shared = Shared::new(&self.tt, control);
@@ -123,7 +126,11 @@ impl Searcher {
             for (i, history) in helper_histories.iter_mut().enumerate() {
                 let (shared, moves) = (&shared, &moves);
                 scope.spawn(move || {
-                    let mut worker = Worker::new(shared, false, history, Stops::NONE);
+                    let helper_stops = Stops {
+                        exact: params.exact,
+                        ..Stops::NONE
+                    };
+                    let mut worker = Worker::new(shared, false, history, helper_stops);
                     let mut root = Root {
                         worker: &mut worker,
                         budget: Stops::NONE.budget,

@@ -84,7 +84,8 @@ impl Killers {
 }
 
 const TABLE_MOVE: i32 = 1 << 30;
-const KILLER: i32 = 1 << 28;
+/// Ordering score of a killer move (the table move scores higher, history lower).
+pub const KILLER: i32 = 1 << 28;
 
 /// Scores `moves` for ordering into `scores`.
 pub fn score_moves<B: Bitboard>(
