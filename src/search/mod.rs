@@ -1,0 +1,3 @@
+//! Searching positions: the exact solver ([`solver`]) proves wins and losses.
+
+pub mod solver;
