@@ -15,8 +15,14 @@
 //!   --node-limit N         give up after N nodes
 //!   --time-limit SECONDS   give up after this long (each solve)
 //!   --max-squares N        largest board of --table (default 36)
+//!   --endgames N           solve N positions from random games (with --stones, --seed)
+//!   --stones S             stones left in those positions (default 24)
+//!   --seed X               random seed (default 1)
 //!   --pv                   print the proven line
-//!   --no-symmetry --no-regions --no-mobility --no-history   switch techniques off
+//!   --pns PERCENT          df-pn over positions with at most this share of empty
+//!                          squares (default 45; 0: alpha-beta alone)
+//!   --regions              fold dead stones and one-sided regions (off by default)
+//!   --no-symmetry --no-mobility --no-history --no-etc   switch techniques off
 //! ```
 //!
 //! Times are the solving thread's CPU time (the machine is shared, so wall time says
@@ -39,6 +45,9 @@ struct Options {
     max_squares: usize,
     pv: bool,
     stats: bool,
+    endgames: usize,
+    stones: u32,
+    seed: u64,
     mode: Mode,
     config: SolverConfig,
 }
@@ -46,6 +55,7 @@ struct Options {
 #[derive(PartialEq)]
 enum Mode {
     One,
+    Endgames,
     Openings,
     Table,
 }
@@ -64,6 +74,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
         max_squares: 36,
         pv: false,
         stats: false,
+        endgames: 0,
+        stones: 24,
+        seed: 1,
         mode: Mode::One,
         config: SolverConfig::default(),
     };
@@ -83,6 +96,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--time-limit" => o.time_limit = Some(Duration::from_secs_f64(number(value()?)?)),
             "--max-squares" => o.max_squares = number(value()?)?,
             "--pv" => o.pv = true,
+            "--endgames" => {
+                o.endgames = number(value()?)?;
+                o.mode = Mode::Endgames;
+            }
+            "--stones" => o.stones = number(value()?)?,
+            "--seed" => o.seed = number(value()?)?,
             "--openings" => o.mode = Mode::Openings,
             "--table" => o.mode = Mode::Table,
             "--no-symmetry" => o.config.symmetry = false,
@@ -90,6 +109,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--no-mobility" => o.config.mobility_ordering = false,
             "--no-history" => o.config.history = false,
             "--no-etc" => o.config.etc = false,
+            "--pns" => o.config.proof_number_percent = number(value()?)?,
+            "--regions" => o.config.regions = true,
             "--stats" => o.stats = true,
             _ => return Err(format!("unknown argument '{arg}'")),
         }
@@ -216,6 +237,39 @@ fn run_one(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// Solves positions from random games with `o.stones` stones left, one solver (and
+/// table) for all, as an engine solving the endgames of one game after another would.
+fn run_endgames(o: &Options) -> Result<(), String> {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(o.seed);
+    let variant = setup(o)?.variant();
+    let mut solver = Solver::with_config(o.hash.unwrap_or(default_hash(variant)), o.config);
+    let (mut nodes, mut cpu) = (0u64, Duration::ZERO);
+    for _ in 0..o.endgames {
+        let mut pos = setup(o)?;
+        loop {
+            let moves = pos.legal_move_texts();
+            let stones = pos
+                .to_string()
+                .chars()
+                .filter(|&c| c == 'b' || c == 'w')
+                .count();
+            if moves.is_empty() || stones - 1 <= o.stones as usize {
+                break;
+            }
+            pos.play_text(&moves[rng.random_range(0..moves.len())])
+                .map_err(|e| e.to_string())?;
+        }
+        let m = solve(&mut solver, &pos, o);
+        nodes += m.line.as_ref().map_or(0, |l| l.nodes);
+        cpu += m.cpu;
+        println!("{pos}: {}", describe(&m, o.pv, o.stats));
+    }
+    println!("total: {nodes} nodes, cpu {:.3}s", cpu.as_secs_f64());
+    Ok(())
+}
+
 fn run_openings(o: &Options) -> Result<(), String> {
     let start = setup(o)?;
     let variant = start.variant();
@@ -323,6 +377,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = parse(&args).and_then(|o| match o.mode {
         Mode::One => run_one(&o),
+        Mode::Endgames => run_endgames(&o),
         Mode::Openings => run_openings(&o),
         Mode::Table => run_table(&o),
     });

@@ -4,7 +4,7 @@
 mod solver_support;
 
 use konane::rules::{AnyPosition, Bitboard, Position, Variant};
-use konane::search::solver::Solver;
+use konane::search::solver::{Solver, SolverConfig};
 use konane::with_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -36,7 +36,18 @@ fn random_positions_agree(variant: Variant, stones: u32, count: usize, seed: u64
             let pos = random_position(start, stones, &mut rng);
             let expected = naive.wins(&pos);
             assert_eq!(prove(&mut warm, &pos), expected, "{variant}: {pos}");
-            let result = solve(&mut Solver::new(1), &pos);
+            // Cold solves alternate between the default search and alpha-beta alone
+            // with the region analysis on.
+            let config = if i % 2 == 0 {
+                SolverConfig::default()
+            } else {
+                SolverConfig {
+                    regions: true,
+                    proof_number_percent: 0,
+                    ..SolverConfig::default()
+                }
+            };
+            let result = solve(&mut Solver::with_config(1, config), &pos);
             assert_eq!(result.side_to_move_wins, expected, "{variant}: {pos} (cold, #{i})");
             check_line(&pos, &result);
             if let (true, Some(m)) = (expected, result.best_move) {

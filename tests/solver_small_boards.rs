@@ -89,13 +89,23 @@ fn techniques_never_change_a_verdict() {
             ..SolverConfig::default()
         },
         SolverConfig {
-            regions: false,
+            regions: true,
             ..SolverConfig::default()
         },
         SolverConfig {
             etc: false,
             history: false,
             mobility_ordering: false,
+            ..SolverConfig::default()
+        },
+        // Alpha-beta alone, and proof-number search alone.
+        SolverConfig {
+            proof_number_percent: 0,
+            regions: true,
+            ..SolverConfig::default()
+        },
+        SolverConfig {
+            proof_number_percent: 100,
             ..SolverConfig::default()
         },
     ];

@@ -32,6 +32,7 @@
 //! the winner plays the winning move the proof found, the loser the reply whose proof
 //! took the most plies.
 
+mod dfpn;
 mod node;
 mod ordering;
 mod prover;
@@ -61,7 +62,8 @@ use tt::Table;
 pub struct SolverConfig {
     /// Fold positions by the board symmetries that preserve the rules.
     pub symmetry: bool,
-    /// Drop dead stones and fold one-sided regions into spare moves.
+    /// Drop dead stones and fold one-sided regions into spare moves. Off by default:
+    /// on the boards measured it costs more than it saves (see `docs/solved.md`).
     pub regions: bool,
     /// Try moves that leave the opponent the fewest replies first.
     pub mobility_ordering: bool,
@@ -70,16 +72,21 @@ pub struct SolverConfig {
     /// Before searching a node's moves, look all its children up in the table
     /// (enhanced transposition cutoff).
     pub etc: bool,
+    /// Search the first plies of the game by proof-number search, the rest by
+    /// alpha-beta: positions with at most this many empty squares per hundred squares
+    /// of the board are df-pn nodes; 0 for alpha-beta alone.
+    pub proof_number_percent: u32,
 }
 
 impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
             symmetry: true,
-            regions: true,
+            regions: false,
             mobility_ordering: true,
             history: true,
             etc: true,
+            proof_number_percent: 45,
         }
     }
 }
@@ -302,7 +309,7 @@ impl Solver {
     ) -> Result<Proven, Interrupted> {
         let mut prover = self.prover(pos, limits, progress);
         let root = prover.node(*pos);
-        let proof = prover.search(&root, 0)?;
+        let proof = prover.prove(&root)?;
         Ok(Proven {
             side_to_move_wins: proof.win,
             nodes: prover.nodes,
@@ -321,7 +328,7 @@ impl Solver {
     ) -> Result<SolveResult<B>, Interrupted> {
         let mut prover = self.prover(pos, limits, progress);
         let root = prover.node(*pos);
-        let proof = prover.search(&root, 0)?;
+        let proof = prover.prove(&root)?;
         let proof_nodes = prover.nodes;
         let pv = pv::principal_line(&mut prover, *pos, proof)?;
         Ok(SolveResult {

@@ -9,12 +9,16 @@ use crate::rules::{Bitboard, Move, MoveList};
 
 use super::SolverConfig;
 use super::node::Node;
+use super::symmetry::Symmetries;
 
-/// A move with its ordering score (higher first).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Scored<B> {
+/// A move with the node it leads to and its ordering score (higher first).
+#[derive(Clone, Copy)]
+pub(super) struct Scored<B: Bitboard> {
     pub score: i64,
     pub mv: Move<B>,
+    pub child: Node<B>,
+    /// The opponent's moves after this one.
+    pub replies: u32,
 }
 
 /// How often each move (by side, start and landing square) has won a node.
@@ -55,15 +59,16 @@ pub(super) fn order<B: Bitboard>(
     list: &MoveList<B>,
     history: &History,
     config: &SolverConfig,
+    sym: &Symmetries,
     out: &mut Vec<Scored<B>>,
 ) -> Option<Move<B>> {
     out.clear();
-    let pos = &node.pos;
-    let me = pos.side_to_move();
+    let me = node.pos.side_to_move();
     let white = me == crate::rules::Color::White;
     let opponent_spare = node.opponent_has_spare();
     for &mv in list {
-        let child = pos.after(mv);
+        let next = node.child(mv, sym);
+        let child = &next.pos;
         let replies = child.count_moves();
         if replies == 0 && !opponent_spare {
             return Some(mv);
@@ -76,7 +81,12 @@ pub(super) fn order<B: Bitboard>(
         if config.history {
             score += i64::from(history.get(white, mv).min((1 << 24) - 1));
         }
-        out.push(Scored { score, mv });
+        out.push(Scored {
+            score,
+            mv,
+            child: next,
+            replies: replies as u32,
+        });
     }
     // Lists are short; a stable insertion sort keeps generation order among equals.
     for i in 1..out.len() {

@@ -9,6 +9,7 @@
 //! line the proof found (winner: its first winning move; loser: the reply that lasts
 //! longest), which becomes the mate distance.
 
+use std::collections::HashMap;
 use std::mem::take;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
@@ -18,9 +19,41 @@ use crate::rules::{Bitboard, Color, Move, MoveList, Phase, Position};
 use super::node::Node;
 use super::ordering::{History, Scored, order};
 use super::regions::{Kind, Region, Regions};
-use super::symmetry::Symmetries;
-use super::tt::{Hint, Stored, Table};
+use super::symmetry::{Symmetries, splitmix64};
+use super::tt::{Hint, Key, Stored, Table};
 use super::{InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig};
+
+/// Hashes table keys for the proof-number search's map: the keys are occupancies (or
+/// already hashes), so one mixing step spreads them well, far cheaper than SipHash.
+#[derive(Clone, Copy, Default)]
+pub(super) struct KeyHasher;
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = MixHasher;
+    fn build_hasher(&self) -> MixHasher {
+        MixHasher(0)
+    }
+}
+
+/// The hasher [`KeyHasher`] builds.
+pub(super) struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        splitmix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = splitmix64(self.0 ^ n);
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
 
 /// A proven result of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,18 +67,30 @@ pub(super) struct Proof {
 /// Nodes between two looks at the clock, the stop flag and the node limit.
 const CHECK_INTERVAL: u64 = 1 << 12;
 
+static GATE: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| {
+    std::env::var("KONANE_GATE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100)
+});
+
+/// Most children of a node the enhanced transposition cutoff looks up.
+const ETC_MOVES: usize = 64;
+
 /// Spare-move balances stay well inside `i8` (negating one must not overflow).
 const MAX_SPARES: i32 = 100;
 
 /// One proof search over one variant, borrowing the solver's table.
 pub(super) struct Prover<'a, B: Bitboard> {
-    table: &'a mut Table,
-    sym: &'a Symmetries,
+    pub(super) table: &'a mut Table,
+    pub(super) sym: &'a Symmetries,
     regions: Regions<B>,
-    config: SolverConfig,
+    pub(super) config: SolverConfig,
     limits: &'a SolveLimits<'a>,
     progress: &'a mut dyn FnMut(&SolveProgress),
-    history: &'a mut History,
+    pub(super) history: &'a mut History,
+    /// Proof and disproof numbers of the unproven nodes of the proof-number search.
+    pub(super) top: HashMap<Key, (u64, u64), KeyHasher>,
     lists: Vec<MoveList<B>>,
     scored: Vec<Vec<Scored<B>>>,
     split: Vec<Region<B>>,
@@ -69,12 +114,20 @@ pub struct Stats {
     pub reductions: u64,
     /// Region analyses run.
     pub analyses: u64,
+    /// Analyses that found two or more regions both sides can move in.
+    pub multi_mixed: u64,
+    /// Analyses that found one-sided regions.
+    pub one_sided: u64,
     /// Nodes won after a search of their moves.
     pub won: u64,
     /// Of those, nodes won by the first move tried.
     pub won_first: u64,
     /// Nodes lost after a search of all their moves.
     pub lost: u64,
+    /// Nodes spent on moves that failed at nodes that were won in the end.
+    pub wasted: u64,
+    /// Nodes expanded by the proof-number search (the rest are alpha-beta nodes).
+    pub pn_nodes: u64,
     /// Nodes won because the table already held a lost child (enhanced transposition
     /// cutoff).
     pub etc_wins: u64,
@@ -100,6 +153,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             limits,
             progress,
             history,
+            top: HashMap::default(),
             lists: Vec::new(),
             scored: Vec::new(),
             split: Vec::new(),
@@ -144,7 +198,14 @@ impl<'a, B: Bitboard> Prover<'a, B> {
     pub fn ordered_moves(&self, node: &Node<B>) -> Vec<Move<B>> {
         let list = node.pos.legal_moves();
         let mut scored = Vec::new();
-        if let Some(m) = order(node, &list, self.history, &self.config, &mut scored) {
+        if let Some(m) = order(
+            node,
+            &list,
+            self.history,
+            &self.config,
+            self.sym,
+            &mut scored,
+        ) {
             let mut all: Vec<Move<B>> = vec![m];
             all.extend(list.iter().copied().filter(|&x| x != m));
             return all;
@@ -194,13 +255,36 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         Ok(())
     }
 
-    /// Proves whether the side to move at `node` wins.
-    pub fn search(&mut self, node: &Node<B>, ply: usize) -> Result<Proof, Interrupted> {
+    /// Counts a node and looks at the limits every so often.
+    #[inline(always)]
+    pub(super) fn count_node(&mut self) -> Result<(), Interrupted> {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check()?;
         }
+        Ok(())
+    }
+
+    /// The error for a position with too many moves to list.
+    pub(super) fn too_many_moves(&self) -> Interrupted {
+        self.interrupted(InterruptReason::TooManyMoves)
+    }
+
+    /// Proves whether the side to move at `node` wins, by alpha-beta alone.
+    pub fn search(&mut self, node: &Node<B>, ply: usize) -> Result<Proof, Interrupted> {
         let (key, s) = node.key(self.sym);
+        self.search_keyed(node, key, s, ply)
+    }
+
+    /// [`search`](Self::search) for a node whose key (through symmetry `s`) is known.
+    pub(super) fn search_keyed(
+        &mut self,
+        node: &Node<B>,
+        key: Key,
+        s: usize,
+        ply: usize,
+    ) -> Result<Proof, Interrupted> {
+        self.count_node()?;
         if let Some(stored) = self.table.probe(key) {
             self.stats.table_hits += 1;
             return Ok(Proof {
@@ -211,6 +295,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         let before = self.nodes;
         if self.config.regions
             && node.pos.phase() == Phase::Jumping
+            && node.pos.occupied().count() * 100 <= *GATE * node.pos.geometry().board().count()
             && let Some(smaller) = self.reduce(node)
         {
             self.stats.reductions += 1;
@@ -242,7 +327,14 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             });
         }
         let mut moves = take(&mut self.scored[ply]);
-        let quick = order(node, &list, self.history, &self.config, &mut moves);
+        let quick = order(
+            node,
+            &list,
+            self.history,
+            &self.config,
+            self.sym,
+            &mut moves,
+        );
         self.lists[ply] = list;
         let result = match quick {
             Some(m) => {
@@ -255,7 +347,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
                     Some(Node::<B>::hint_of(m, s, self.sym)),
                 ))
             }
-            None => self.search_moves(node, &moves, spare, s, ply),
+            None => self.search_moves(node, &mut moves, spare, s, ply),
         };
         self.scored[ply] = moves;
         let (proof, hint) = result?;
@@ -272,28 +364,34 @@ impl<'a, B: Bitboard> Prover<'a, B> {
     fn search_moves(
         &mut self,
         node: &Node<B>,
-        moves: &[Scored<B>],
+        moves: &mut [Scored<B>],
         spare: bool,
         s: usize,
         ply: usize,
     ) -> Result<(Proof, Option<Hint>), Interrupted> {
         let white = node.pos.side_to_move() == Color::White;
         let mut longest: Option<(u8, Hint)> = None;
+        let mut keys = [None; ETC_MOVES];
         if self.config.etc
-            && let Some(result) = self.transposition_cutoff(node, moves, s)
+            && let Some(result) = self.transposition_cutoff(moves, s, &mut keys)
         {
             self.stats.etc_wins += 1;
             return Ok(result);
         }
+        let start = self.nodes;
         for (i, scored) in moves.iter().enumerate() {
             let before = self.nodes;
-            let child = node.child(scored.mv, self.sym);
-            let reply = self.search(&child, ply + 1)?;
+            let reply = match keys.get(i).copied().flatten() {
+                Some((key, ks)) => self.search_keyed(&scored.child, key, ks, ply + 1)?,
+                None => self.search(&scored.child, ply + 1)?,
+            };
             let hint = Node::<B>::hint_of(scored.mv, s, self.sym);
             if !reply.win {
                 self.history.reward(white, scored.mv, self.nodes - before);
                 self.stats.won += 1;
                 self.stats.won_first += u64::from(i == 0);
+                self.stats.wasted += before - start;
+
                 return Ok((won(reply), Some(hint)));
             }
             if longest.is_none_or(|(p, _)| reply.plies > p) {
@@ -320,21 +418,21 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         ))
     }
 
-    /// A win found in the table without search: a child already proven lost.
+    /// A win found in the table without search: a child already proven lost. Leaves
+    /// the children's keys in `keys` for their searches.
     fn transposition_cutoff(
         &mut self,
-        node: &Node<B>,
         moves: &[Scored<B>],
         s: usize,
+        keys: &mut [Option<(Key, usize)>; ETC_MOVES],
     ) -> Option<(Proof, Option<Hint>)> {
-        let mut keys = [None; 64];
         for (slot, scored) in keys.iter_mut().zip(moves) {
-            let (key, _) = node.child(scored.mv, self.sym).key(self.sym);
-            self.table.prefetch(key);
+            let key = scored.child.key(self.sym);
+            self.table.prefetch(key.0);
             *slot = Some(key);
         }
         for (key, scored) in keys.iter().zip(moves) {
-            let Some(stored) = key.and_then(|k| self.table.probe(k)) else {
+            let Some(stored) = key.and_then(|(k, _)| self.table.probe(k)) else {
                 continue;
             };
             if !stored.win {
@@ -357,6 +455,9 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         let live = self.regions.split(occupied, &mut split);
         let mut removed = occupied & !live;
         let mut spares = i32::from(node.spares);
+        let mixed = split.iter().filter(|r| r.kind == Kind::Mixed).count();
+        self.stats.multi_mixed += u64::from(mixed > 1);
+        self.stats.one_sided += u64::from(mixed < split.len());
         for region in &split {
             if let Kind::Only(colour) = region.kind {
                 let stones = occupied & region.squares;

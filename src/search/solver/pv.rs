@@ -34,7 +34,7 @@ pub(super) fn principal_line<B: Bitboard>(
             let mut found = None;
             for m in candidates {
                 let child = prover.child(&node, m);
-                if !prover.search(&child, 0)?.win {
+                if !prover.prove(&child)?.win {
                     found = Some(m);
                     break;
                 }
@@ -44,7 +44,7 @@ pub(super) fn principal_line<B: Bitboard>(
             let mut best: Option<(u8, Move<B>)> = None;
             for &m in moves.iter() {
                 let child = prover.child(&node, m);
-                let reply = prover.search(&child, 0)?;
+                let reply = prover.prove(&child)?;
                 debug_assert!(reply.win, "every move of a lost position loses");
                 if best.is_none_or(|(p, _)| reply.plies > p) {
                     best = Some((reply.plies, m));

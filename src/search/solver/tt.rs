@@ -14,7 +14,7 @@ use std::mem::size_of;
 use super::symmetry::splitmix64;
 
 /// What identifies a position in the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) struct Key {
     /// The occupancy (boards of up to 64 squares) or its hash.
     pub check: u64,
