@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use konane::rules::{AnyPosition, BoardSize, MultiJump, Opening, Variant};
+use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Variant};
 use konane::search::solver::{SolveLimits, SolvedLine, Solver, SolverConfig};
 
 struct Options {
@@ -237,8 +237,8 @@ fn run_one(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// Solves positions from random games with `o.stones` stones left, one solver (and
-/// table) for all, as an engine solving the endgames of one game after another would.
+/// Solves positions from random games with `o.stones` stones left, each from a cold
+/// table.
 fn run_endgames(o: &Options) -> Result<(), String> {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -261,10 +261,28 @@ fn run_endgames(o: &Options) -> Result<(), String> {
             pos.play_text(&moves[rng.random_range(0..moves.len())])
                 .map_err(|e| e.to_string())?;
         }
+        let (stones, mobility, pairs) = konane::with_position!(pos, p => {
+            let geo = p.geometry();
+            let pairs: usize = p.occupied().squares().map(|sq| {
+                [konane::rules::Direction::North, konane::rules::Direction::East]
+                    .iter()
+                    .filter(|&&d| geo.neighbour(sq, d).is_some_and(|n| p.occupied().has(n)))
+                    .count()
+            }).sum();
+            (
+                p.occupied().count(),
+                p.count_jumps(konane::rules::Color::Black) + p.count_jumps(konane::rules::Color::White),
+                pairs,
+            )
+        });
+        solver.clear();
         let m = solve(&mut solver, &pos, o);
         nodes += m.line.as_ref().map_or(0, |l| l.nodes);
         cpu += m.cpu;
-        println!("{pos}: {}", describe(&m, o.pv, o.stats));
+        println!(
+            "{pos}: stones {stones} mobility {mobility} pairs {pairs} {}",
+            describe(&m, o.pv, o.stats)
+        );
     }
     println!("total: {nodes} nodes, cpu {:.3}s", cpu.as_secs_f64());
     Ok(())
@@ -303,9 +321,9 @@ fn boards(max_squares: usize) -> Vec<BoardSize> {
 
 fn run_table(o: &Options) -> Result<(), String> {
     println!(
-        "| board | opening | multi-jump | start (black to move) | nodes | cpu s | black's first removals: result for black (nodes, cpu s) |"
+        "| board | opening | multi-jump | winner, plies | nodes | cpu s | after each first removal of black: winner, plies, nodes, cpu s |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---:|---:|---|");
     for size in boards(o.max_squares) {
         for opening in Opening::ALL {
             for multi_jump in MultiJump::ALL {
@@ -314,30 +332,36 @@ fn run_table(o: &Options) -> Result<(), String> {
                     opening,
                     multi_jump,
                 };
-                table_row(variant, o);
+                println!("{}", table_row(variant, o));
             }
         }
     }
     Ok(())
 }
 
-fn table_row(variant: Variant, o: &Options) {
+/// "black 9": who wins a solved position (whose side to move is black or not), and
+/// the length in plies of the proven line.
+fn winner(m: &Measured, black_to_move: bool) -> String {
+    match &m.line {
+        Ok(line) => {
+            let black_wins = line.side_to_move_wins == black_to_move;
+            let name = if black_wins { "black" } else { "white" };
+            format!("{name} {}", line.pv.len())
+        }
+        Err(e) => format!("unsolved: {e}"),
+    }
+}
+
+fn nodes(m: &Measured) -> u64 {
+    m.line.as_ref().map_or(0, |l| l.nodes)
+}
+
+/// One line of the table: the start and every opening removal, each from a cold table.
+fn table_row(variant: Variant, o: &Options) -> String {
     let hash = o.hash.unwrap_or(default_hash(variant));
     let mut solver = Solver::with_config(hash, o.config);
     let start = AnyPosition::start(variant);
     let m = solve(&mut solver, &start, o);
-    let verdict = |m: &Measured, black_to_move: bool| match &m.line {
-        Ok(line) => {
-            let black_wins = line.side_to_move_wins == black_to_move;
-            format!(
-                "{} ({})",
-                if black_wins { "black" } else { "white" },
-                line.mate
-            )
-        }
-        Err(_) => "unsolved".to_string(),
-    };
-    let nodes = |m: &Measured| m.line.as_ref().map_or(0, |l| l.nodes);
     let mut openings = Vec::new();
     for removal in start.legal_move_texts() {
         let mut pos = start;
@@ -346,14 +370,9 @@ fn table_row(variant: Variant, o: &Options) {
         }
         solver.clear();
         let r = solve(&mut solver, &pos, o);
-        let black_wins = r.line.as_ref().map(|l| !l.side_to_move_wins);
         openings.push(format!(
-            "{removal}: {} ({}, {:.3})",
-            match black_wins {
-                Ok(true) => "W",
-                Ok(false) => "L",
-                Err(_) => "?",
-            },
+            "{removal}: {}, {}, {:.3}",
+            winner(&r, false),
             nodes(&r),
             r.cpu.as_secs_f64()
         ));
@@ -361,16 +380,16 @@ fn table_row(variant: Variant, o: &Options) {
     if openings.is_empty() {
         openings.push("none: black cannot open and loses".to_string());
     }
-    println!(
+    format!(
         "| {} | {} | {} | {} | {} | {:.3} | {} |",
         variant.size,
         variant.opening,
         variant.multi_jump,
-        verdict(&m, true),
+        winner(&m, true),
         nodes(&m),
         m.cpu.as_secs_f64(),
-        openings.join(", ")
-    );
+        openings.join("; ")
+    )
 }
 
 fn main() -> ExitCode {

@@ -33,6 +33,7 @@
 //! took the most plies.
 
 mod dfpn;
+mod estimate;
 mod node;
 mod ordering;
 mod prover;
@@ -49,6 +50,7 @@ use thiserror::Error;
 use crate::rules::{AnyPosition, Bitboard, Move, Position, Variant};
 use crate::with_position;
 
+pub use estimate::{can_solve_quickly, estimated_nodes};
 pub use prover::Stats as SolveStats;
 
 use ordering::History;
