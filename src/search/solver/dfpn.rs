@@ -56,10 +56,12 @@ struct Numbers {
 }
 
 impl<B: Bitboard> Prover<'_, B> {
-    /// Whether `node` is searched by alpha-beta rather than df-pn.
+    /// Whether `node` is searched by alpha-beta rather than df-pn (which does not
+    /// know spare moves, so nodes with any go to alpha-beta too).
     fn below_top(&self, node: &Node<B>) -> bool {
         let board = node.pos.geometry().board().count();
-        node.pos.empty().count() * 100 > self.config.proof_number_percent * board
+        node.spares != 0
+            || node.pos.empty().count() * 100 > self.config.proof_number_percent * board
     }
 
     /// Proves whether the side to move at `node` wins: df-pn over the first plies of

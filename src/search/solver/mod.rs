@@ -1,9 +1,24 @@
 //! The exact solver: proves who wins a position with perfect play, and how.
 //!
 //! Konane has no draws: every position is a win or a loss for the side to move. The
-//! solver proves which with a boolean search (see [`prover`](self)) over a table keyed
-//! on the occupancy, folded by the board's symmetries, with dead stones dropped and
-//! one-sided regions of the board counted as spare moves (combinatorial game theory).
+//! solver proves which:
+//!
+//! - the first plies of the game (positions with few empty squares) by depth-first
+//!   proof-number search (`dfpn`), which never sinks its effort into one move while
+//!   another looks cheaper to prove;
+//! - everything below by a boolean alpha-beta search (`prover`): a node is won at the
+//!   first move to a lost node, lost when every move leads to a won one, with moves
+//!   that leave the opponent the fewest replies tried first (`ordering`), and the
+//!   table looked up for every child before any is searched (enhanced transposition
+//!   cutoff);
+//! - both share one table of proven results (`tt`) keyed on the occupancy itself
+//!   (stones never change colour, so occupancy and side to move are the whole state),
+//!   folded by the board symmetries that preserve the rules (`symmetry`);
+//! - optionally, dead stones are dropped and regions of the board that only one side
+//!   can ever move in are counted as spare moves (`regions`, combinatorial game
+//!   theory); on the boards measured this costs more than it saves, so it is off.
+//!
+//! `docs/solved.md` has the measurements and the solved boards.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -20,6 +35,18 @@
 //! assert!(!line.side_to_move_wins);
 //! assert!(line.mate <= 0);
 //! ```
+//!
+//! # Using it from the protocol and the playing search
+//!
+//! `go solve`: run [`Solver::solve_any`] (or [`Solver::solve`]) on the searcher thread
+//! with the `stop` flag and any `movetime` deadline in [`SolveLimits`]; report each
+//! [`SolveProgress`] as an `info` line, then the final `score mate` from
+//! [`SolvedLine::mate`], the `pv`, and `bestmove` (a position without moves has no
+//! best move). In a normal search, ask [`can_solve_quickly`] with the nodes the
+//! search can spare, and if it says yes, solve with that budget as
+//! [`SolveLimits::node_limit`]; an [`Interrupted`] result just means "play on with the
+//! normal search". Keep one [`Solver`] for the whole game: its table carries over
+//! between solves of positions of one variant.
 //!
 //! # Mate distances
 //!

@@ -19,41 +19,9 @@ use crate::rules::{Bitboard, Color, Move, MoveList, Phase, Position};
 use super::node::Node;
 use super::ordering::{History, Scored, order};
 use super::regions::{Kind, Region, Regions};
-use super::symmetry::{Symmetries, splitmix64};
-use super::tt::{Hint, Key, Stored, Table};
+use super::symmetry::Symmetries;
+use super::tt::{Hint, Key, KeyHasher, Stored, Table};
 use super::{InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig};
-
-/// Hashes table keys for the proof-number search's map: the keys are occupancies (or
-/// already hashes), so one mixing step spreads them well, far cheaper than SipHash.
-#[derive(Clone, Copy, Default)]
-pub(super) struct KeyHasher;
-
-impl std::hash::BuildHasher for KeyHasher {
-    type Hasher = MixHasher;
-    fn build_hasher(&self) -> MixHasher {
-        MixHasher(0)
-    }
-}
-
-/// The hasher [`KeyHasher`] builds.
-pub(super) struct MixHasher(u64);
-
-impl std::hash::Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        splitmix64(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = splitmix64(self.0 ^ n);
-    }
-    fn write_u16(&mut self, n: u16) {
-        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
 
 /// A proven result of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,13 +34,6 @@ pub(super) struct Proof {
 
 /// Nodes between two looks at the clock, the stop flag and the node limit.
 const CHECK_INTERVAL: u64 = 1 << 12;
-
-static GATE: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| {
-    std::env::var("KONANE_GATE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100)
-});
 
 /// Most children of a node the enhanced transposition cutoff looks up.
 const ETC_MOVES: usize = 64;
@@ -124,7 +85,8 @@ pub struct Stats {
     pub won_first: u64,
     /// Nodes lost after a search of all their moves.
     pub lost: u64,
-    /// Nodes spent on moves that failed at nodes that were won in the end.
+    /// Nodes spent on moves that failed at nodes that were won in the end (a failure
+    /// inside a failure counts at both levels).
     pub wasted: u64,
     /// Nodes expanded by the proof-number search (the rest are alpha-beta nodes).
     pub pn_nodes: u64,
@@ -295,7 +257,6 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         let before = self.nodes;
         if self.config.regions
             && node.pos.phase() == Phase::Jumping
-            && node.pos.occupied().count() * 100 <= *GATE * node.pos.geometry().board().count()
             && let Some(smaller) = self.reduce(node)
         {
             self.stats.reductions += 1;

@@ -30,6 +30,38 @@ impl Key {
     }
 }
 
+/// Hashes keys for in-memory maps (the proof-number search's): the keys are occupancies (or
+/// already hashes), so one mixing step spreads them well, far cheaper than SipHash.
+#[derive(Clone, Copy, Default)]
+pub(super) struct KeyHasher;
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = MixHasher;
+    fn build_hasher(&self) -> MixHasher {
+        MixHasher(0)
+    }
+}
+
+/// The hasher [`KeyHasher`] builds.
+pub(super) struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        splitmix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = splitmix64(self.0 ^ n);
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// A move as the table remembers it: start and landing square, in the frame of the
 /// key's symmetry, or the spare move (see [`Node`](super::node::Node)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
