@@ -28,8 +28,9 @@ use super::ordering::order;
 use super::prover::{Proof, Prover};
 use super::tt::{Key, Stored};
 
-/// Most unproven nodes whose numbers are kept (about 40 bytes each).
-const MAX_TOP_ENTRIES: usize = 1 << 25;
+/// The map of unproven numbers is kept to about a quarter of the table's memory: an
+/// entry takes up to 64 bytes of map (key, numbers, and the map's spare capacity).
+const TOP_ENTRY_SHARE: usize = 4 * 64;
 
 /// Proof and disproof numbers this large mean "proven impossible".
 const INF: u64 = u64::MAX / 4;
@@ -189,7 +190,7 @@ impl<B: Bitboard> Prover<'_, B> {
                 return Ok(with_proof(proof));
             }
             if pn >= th_pn || dn >= th_dn {
-                if self.top.len() >= MAX_TOP_ENTRIES {
+                if self.top.len() >= self.table.bytes() / TOP_ENTRY_SHARE {
                     // Forgetting unproven numbers only costs work: they restart from
                     // their first estimates.
                     self.top.clear();
