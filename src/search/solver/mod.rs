@@ -265,6 +265,12 @@ pub struct Solver {
     config: SolverConfig,
 }
 
+// The protocol moves the solver into its searcher thread.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Solver>();
+};
+
 impl Solver {
     /// A solver with a table of about `table_megabytes` MB and every technique on.
     #[must_use]
