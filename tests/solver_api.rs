@@ -160,3 +160,20 @@ fn odd_boards_where_black_cannot_open_are_lost_at_once() {
     assert!(!result.side_to_move_wins);
     assert_eq!(result.mate(), 0);
 }
+
+#[test]
+fn a_limit_hit_after_the_proof_still_gives_the_verdict_and_a_move() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let proof_nodes = solve(&mut Solver::new(4), &pos).proof_nodes;
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        node_limit: Some(proof_nodes + 1),
+        ..SolveLimits::new(&stop)
+    };
+    let result = Solver::new(4).solve(&pos, &limits, &mut |_| {}).unwrap();
+    assert!(result.side_to_move_wins);
+    assert!(!result.line_complete);
+    assert!(result.mate() > 0);
+    let m = result.best_move.expect("a move to play");
+    assert!(pos.legal_moves().iter().any(|&x| x == m));
+}

@@ -99,6 +99,8 @@ pub fn prove<B: Bitboard>(solver: &mut Solver, pos: &Position<B>) -> bool {
 /// Checks that `result`'s line for `pos` is a legal game to the end that the side the
 /// result names wins, with the mate score its length gives.
 pub fn check_line<B: Bitboard>(pos: &Position<B>, result: &SolveResult<B>) {
+    assert!(result.line_complete, "{pos}: the line was cut short");
+    assert_eq!(result.plies_to_end as usize, result.pv.len());
     let mut p = *pos;
     for &m in &result.pv {
         assert!(

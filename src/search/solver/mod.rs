@@ -186,10 +186,19 @@ pub struct SolveResult<B> {
     /// Whether the side to move wins with perfect play.
     pub side_to_move_wins: bool,
     /// The first move of [`pv`](Self::pv): a winning move, or the loser's longest
-    /// defence found; `None` when the side to move has no move.
+    /// defence found; `None` when the side to move has no move. (If the limits stopped
+    /// the line before its first move, the table's move for the position, or any legal
+    /// move.)
     pub best_move: Option<Move<B>>,
-    /// The proven line, to the end of the game.
+    /// The proven line, to the end of the game unless the limits cut its search short
+    /// (see [`line_complete`](Self::line_complete)).
     pub pv: Vec<Move<B>>,
+    /// Whether [`pv`](Self::pv) reaches the end of the game. The verdict is proven
+    /// either way: only the search for the line, after the proof, was stopped.
+    pub line_complete: bool,
+    /// Plies to the end of the game along the proven line: the length of
+    /// [`pv`](Self::pv) when it is complete, else the length the proof recorded.
+    pub plies_to_end: u32,
     /// Nodes searched to prove the result (without the line).
     pub proof_nodes: u64,
     /// Nodes searched in all, the line included.
@@ -207,7 +216,7 @@ impl<B> SolveResult<B> {
     /// its absolute value the side to move's own moves along the line.
     #[must_use]
     pub fn mate(&self) -> i32 {
-        mate_score(self.side_to_move_wins, self.pv.len())
+        mate_score(self.side_to_move_wins, self.plies_to_end as usize)
     }
 }
 
@@ -240,6 +249,9 @@ pub struct SolvedLine {
     pub best_move: Option<String>,
     /// The proven line, as canonical move texts.
     pub pv: Vec<String>,
+    /// Whether the line reaches the end of the game (see
+    /// [`SolveResult::line_complete`]).
+    pub line_complete: bool,
     /// Nodes searched to prove the result.
     pub proof_nodes: u64,
     /// Nodes searched in all.
@@ -365,10 +377,25 @@ impl Solver {
         let root = prover.node(*pos);
         let proof = prover.prove(&root)?;
         let proof_nodes = prover.nodes;
-        let pv = pv::principal_line(&mut prover, *pos, proof)?;
+        let (pv, stopped) = pv::principal_line(&mut prover, *pos, proof);
+        let line_complete = stopped.is_none();
+        // Stopped before the line's first move: the table's move, or any move, so that
+        // the caller always has a move to play.
+        let best_move = pv.first().copied().or_else(|| {
+            let moves = pos.legal_moves();
+            prover
+                .remembered_move(&root, &moves)
+                .or_else(|| moves.as_slice().first().copied())
+        });
         Ok(SolveResult {
             side_to_move_wins: proof.win,
-            best_move: pv.first().copied(),
+            best_move,
+            plies_to_end: if line_complete {
+                pv.len() as u32
+            } else {
+                u32::from(proof.plies)
+            },
+            line_complete,
             pv,
             proof_nodes,
             nodes: prover.nodes,
@@ -402,6 +429,7 @@ impl Solver {
                 mate: result.mate(),
                 best_move: result.best_move.map(|m| p.move_text(m)),
                 pv,
+                line_complete: result.line_complete,
                 proof_nodes: result.proof_nodes,
                 nodes: result.nodes,
                 elapsed: result.elapsed,

@@ -10,15 +10,26 @@ use crate::rules::{Bitboard, Move, Position};
 use super::Interrupted;
 use super::prover::{Proof, Prover};
 
-/// The line from `root` (whose result is `proof`) to the end of the game.
+/// The line from `root` (whose result is `proof`) to the end of the game, or as much
+/// of it as was found before the limits stopped the search.
 pub(super) fn principal_line<B: Bitboard>(
     prover: &mut Prover<'_, B>,
     root: Position<B>,
     proof: Proof,
-) -> Result<Vec<Move<B>>, Interrupted> {
+) -> (Vec<Move<B>>, Option<Interrupted>) {
+    let mut line = Vec::new();
+    let stopped = extend_line(prover, root, proof, &mut line).err();
+    (line, stopped)
+}
+
+fn extend_line<B: Bitboard>(
+    prover: &mut Prover<'_, B>,
+    root: Position<B>,
+    proof: Proof,
+    line: &mut Vec<Move<B>>,
+) -> Result<(), Interrupted> {
     let mut pos = root;
     let mut win = proof.win;
-    let mut line = Vec::new();
     loop {
         let node = prover.node(pos);
         let moves = pos.legal_moves();
@@ -56,5 +67,5 @@ pub(super) fn principal_line<B: Bitboard>(
         pos.play_unchecked(chosen);
         win = !win;
     }
-    Ok(line)
+    Ok(())
 }
