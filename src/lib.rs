@@ -1,9 +1,10 @@
 //! konane: a Konane (Hawaiian checkers) engine.
 //!
 //! - [`rules`]: the game itself (positions, moves, their text, perft).
-//! - [`search`]: evaluation and alpha-beta search.
+//! - [`search`]: evaluation, alpha-beta search, and the exact solver.
 //! - [`engine`]: the searcher thread and its channels.
 //! - [`protocol`]: the UGI/UCI text protocol and the session.
+//! - [`referee`]: engine-vs-engine matches judged with the rules.
 //! - [`bench`]: fixed work for measuring speed.
 
 pub mod bench;

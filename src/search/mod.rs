@@ -1,5 +1,5 @@
 //! Finding good moves: evaluation, alpha-beta with a transposition table, move
-//! ordering, time management. Depends on [`crate::rules`] only.
+//! ordering, time management, and the exact solver. Depends on [`crate::rules`] only.
 
 mod alphabeta;
 mod control;
@@ -7,6 +7,7 @@ pub mod eval;
 mod ordering;
 mod root;
 pub mod score;
+pub mod solver;
 pub mod time;
 mod tt;
 

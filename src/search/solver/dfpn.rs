@@ -1,0 +1,278 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) over the top of the tree.
+//!
+//! Alpha-beta commits to a move until that move is proven or refuted. Near the root a
+//! wrong first try can cost as much as the rest of the proof together (on 6x6 one
+//! wrong move at the first jump took more than a quarter of all nodes), so the first
+//! plies of the game, where positions have the most stones, are searched by df-pn
+//! instead: it works on the child whose proof looks cheapest *so far* and switches as
+//! soon as another one looks cheaper. Below a stone threshold every position is handed
+//! to the alpha-beta prover whole, so df-pn's bookkeeping stays small.
+//!
+//! In negamax form, for a node `n` whose side to move is `M`:
+//! `pn(n)`, the work still needed to prove that `M` wins, is the least `dn(c)` of its
+//! children (one child lost for the opponent is enough), and `dn(n)`, the work to prove
+//! that `M` loses, is the sum of the children's `pn(c)` (every child must be won by the
+//! opponent). A new child starts at `pn = 1` and `dn =` its mover's number of moves, so
+//! the search starts with the moves that leave the opponent the fewest replies, like the
+//! alpha-beta ordering. Proven nodes go to the shared table; unproven numbers are kept
+//! in a map of their own. The game tree is acyclic (every move takes a stone), so the
+//! cycle problems of df-pn do not arise; transpositions only make the numbers
+//! overestimate, which costs time, never correctness: a node is declared won or lost
+//! only from children the table holds as proven.
+
+use crate::rules::{Bitboard, Move, MoveList};
+
+use super::Interrupted;
+use super::node::Node;
+use super::ordering::order;
+use super::prover::{Proof, Prover};
+use super::tt::{Key, Stored};
+
+/// The map of unproven numbers is kept to about a quarter of the table's memory: an
+/// entry takes up to 64 bytes of map (key, numbers, and the map's spare capacity).
+const TOP_ENTRY_SHARE: usize = 4 * 64;
+
+/// Proof and disproof numbers this large mean "proven impossible".
+const INF: u64 = u64::MAX / 4;
+
+/// A child of a df-pn node.
+struct Child<B: Bitboard> {
+    mv: Move<B>,
+    node: Node<B>,
+    key: Key,
+    sym: usize,
+    replies: u32,
+    leaf: bool,
+    /// The child's proof, once there is one.
+    proof: Option<Proof>,
+}
+
+/// The numbers of a node, and its proof's length once proven.
+#[derive(Clone, Copy, Debug)]
+struct Numbers {
+    pn: u64,
+    dn: u64,
+    /// The proof, once there is one.
+    proof: Option<Proof>,
+}
+
+impl<B: Bitboard> Prover<'_, B> {
+    /// Whether `node` is searched by alpha-beta rather than df-pn (which does not
+    /// know spare moves, so nodes with any go to alpha-beta too).
+    fn below_top(&self, node: &Node<B>) -> bool {
+        let board = node.pos.geometry().board().count();
+        node.spares != 0
+            || node.pos.empty().count() * 100 > self.config.proof_number_percent * board
+    }
+
+    /// Proves whether the side to move at `node` wins: df-pn over the first plies of
+    /// the game (see [`proof_number_percent`](super::SolverConfig::proof_number_percent)),
+    /// alpha-beta below.
+    pub fn prove(&mut self, node: &Node<B>) -> Result<Proof, Interrupted> {
+        let (key, s) = node.key(self.sym);
+        if self.below_top(node) {
+            return self.search_keyed(node, key, s, 0);
+        }
+        loop {
+            if let Some(proof) = self.mid(node, key, s, INF, INF, 0)?.proof {
+                return Ok(proof);
+            }
+        }
+    }
+
+    /// The numbers of a child: proven (seen here or in the table), searched before
+    /// (in the df-pn map, which transpositions update too), or first estimates.
+    fn numbers(&self, child: &mut Child<B>) -> Numbers {
+        if child.proof.is_none()
+            && let Some(stored) = self.table.probe(child.key)
+        {
+            child.proof = Some(Proof {
+                win: stored.win,
+                plies: stored.plies,
+            });
+        }
+        if let Some(proof) = child.proof {
+            return with_proof(proof);
+        }
+        match self.top.get(&child.key) {
+            Some(&(pn, dn)) => Numbers {
+                pn,
+                dn,
+                proof: None,
+            },
+            None => Numbers {
+                pn: 1,
+                dn: u64::from(child.replies.max(1)),
+                proof: None,
+            },
+        }
+    }
+
+    /// Searches `node` until its proof number reaches `th_pn` or its disproof number
+    /// reaches `th_dn`, or it is proven.
+    fn mid(
+        &mut self,
+        node: &Node<B>,
+        key: Key,
+        s: usize,
+        th_pn: u64,
+        th_dn: u64,
+        ply: usize,
+    ) -> Result<Numbers, Interrupted> {
+        self.count_node()?;
+        self.stats.pn_nodes += 1;
+        let before = self.nodes;
+        if let Some(stored) = self.table.probe(key) {
+            return Ok(with_proof(Proof {
+                win: stored.win,
+                plies: stored.plies,
+            }));
+        }
+        let mut list = MoveList::new();
+        node.pos.generate(&mut list);
+        if list.overflowed() {
+            return Err(self.too_many_moves());
+        }
+        let mut scored = Vec::new();
+        let quick = order(
+            node,
+            &list,
+            self.history,
+            &self.config,
+            self.sym,
+            &mut scored,
+        );
+        if list.is_empty() || quick.is_some() {
+            let win = quick.is_some();
+            let hint = quick.map(|m| Node::<B>::hint_of(m, s, self.sym));
+            let plies = u8::from(win);
+            self.table.store(key, Stored { win, plies, hint }, 1);
+            return Ok(with_proof(Proof { win, plies }));
+        }
+        let keys: Vec<(Key, usize)> = scored.iter().map(|c| c.child.key(self.sym)).collect();
+        for &(key, _) in &keys {
+            self.table.prefetch(key);
+        }
+        let mut children: Vec<Child<B>> = scored
+            .iter()
+            .zip(keys)
+            .map(|(c, (key, sym))| Child {
+                mv: c.mv,
+                node: c.child,
+                key,
+                sym,
+                replies: c.replies,
+                leaf: self.below_top(&c.child),
+                proof: None,
+            })
+            .collect();
+        loop {
+            let mut best = 0;
+            let mut best_dn = INF;
+            let mut second_dn = INF;
+            let mut dn = 0u64;
+            for (i, child) in children.iter_mut().enumerate() {
+                let n = self.numbers(child);
+                if n.dn < best_dn {
+                    second_dn = best_dn;
+                    best_dn = n.dn;
+                    best = i;
+                } else if n.dn < second_dn {
+                    second_dn = n.dn;
+                }
+                dn = (dn + n.pn).min(INF);
+            }
+            let pn = best_dn;
+            if pn == 0 || dn == 0 {
+                self.top.remove(&key);
+                let proof =
+                    self.store_proven(key, s, &children, pn == 0, best, self.nodes - before);
+                return Ok(with_proof(proof));
+            }
+            if pn >= th_pn || dn >= th_dn {
+                if self.top.len() >= self.table.bytes() / TOP_ENTRY_SHARE {
+                    // Forgetting unproven numbers only costs work: they restart from
+                    // their first estimates.
+                    self.top.clear();
+                }
+                self.top.insert(key, (pn, dn));
+                return Ok(Numbers {
+                    pn,
+                    dn,
+                    proof: None,
+                });
+            }
+            let child_pn = self.numbers(&mut children[best]).pn;
+            let child = &children[best];
+            if child.leaf {
+                let proof = self.search_keyed(&child.node, child.key, child.sym, ply + 1)?;
+                children[best].proof = Some(proof);
+                continue;
+            }
+            // Stay below this node's thresholds, and give the child a little more than
+            // it takes to overtake the runner-up (the 1 + epsilon trick of Pawlewicz
+            // and Lew), so the search does not flip between two close children.
+            let th_dn_child = th_pn.min(second_dn.saturating_add(second_dn / 4 + 1));
+            let th_pn_child = (th_dn - dn).saturating_add(child_pn).min(INF);
+            let (node, key, sym) = (child.node, child.key, child.sym);
+            let numbers = self.mid(&node, key, sym, th_pn_child, th_dn_child, ply + 1)?;
+            children[best].proof = numbers.proof;
+        }
+    }
+
+    /// Stores a node df-pn has proven: won through child `best`, or lost (every child
+    /// is won by the opponent; the one with the longest proof is the hint).
+    fn store_proven(
+        &mut self,
+        key: Key,
+        s: usize,
+        children: &[Child<B>],
+        win: bool,
+        best: usize,
+        nodes: u64,
+    ) -> Proof {
+        let plies = |c: &Child<B>| c.proof.map_or(0, |p| p.plies);
+        let (plies, mv) = if win {
+            (plies(&children[best]), children[best].mv)
+        } else {
+            children
+                .iter()
+                .map(|c| (plies(c), c.mv))
+                .max_by_key(|&(p, _)| p)
+                .expect("a lost node that is not over has children")
+        };
+        let stored = Stored {
+            win,
+            plies: plies.saturating_add(1),
+            hint: Some(Node::<B>::hint_of(mv, s, self.sym)),
+        };
+        self.table.store(key, stored, nodes.max(1));
+        Proof {
+            win,
+            plies: stored.plies,
+        }
+    }
+}
+
+fn proven(win: bool) -> Numbers {
+    if win {
+        Numbers {
+            pn: 0,
+            dn: INF,
+            proof: None,
+        }
+    } else {
+        Numbers {
+            pn: INF,
+            dn: 0,
+            proof: None,
+        }
+    }
+}
+
+fn with_proof(proof: Proof) -> Numbers {
+    Numbers {
+        proof: Some(proof),
+        ..proven(proof.win)
+    }
+}

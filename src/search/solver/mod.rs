@@ -1,0 +1,455 @@
+//! The exact solver: proves who wins a position with perfect play, and how.
+//!
+//! Konane has no draws: every position is a win or a loss for the side to move. The
+//! solver proves which:
+//!
+//! - the first plies of the game (positions with few empty squares) by depth-first
+//!   proof-number search (`dfpn`), which never sinks its effort into one move while
+//!   another looks cheaper to prove;
+//! - everything below by a boolean alpha-beta search (`prover`): a node is won at the
+//!   first move to a lost node, lost when every move leads to a won one, with moves
+//!   that leave the opponent the fewest replies tried first (`ordering`), and the
+//!   table looked up for every child before any is searched (enhanced transposition
+//!   cutoff);
+//! - both share one table of proven results (`tt`) keyed on the occupancy itself
+//!   (stones never change colour, so occupancy and side to move are the whole state),
+//!   folded by the board symmetries that preserve the rules (`symmetry`);
+//! - optionally, dead stones are dropped and regions of the board that only one side
+//!   can ever move in are counted as spare moves (`regions`, combinatorial game
+//!   theory); on the boards measured this costs more than it saves, so it is off.
+//!
+//! `docs/solved.md` has the measurements and the solved boards.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use konane::rules::{AnyPosition, BoardSize, Variant};
+//! use konane::search::solver::{SolveLimits, Solver};
+//!
+//! let variant = Variant { size: BoardSize::new(4, 4).unwrap(), ..Variant::default() };
+//! let stop = AtomicBool::new(false);
+//! let mut solver = Solver::new(16);
+//! let line = solver
+//!     .solve_any(&AnyPosition::start(variant), &SolveLimits::new(&stop), &mut |_| {})
+//!     .unwrap();
+//! // 4x4 is a win for the second player, white.
+//! assert!(!line.side_to_move_wins);
+//! assert!(line.mate <= 0);
+//! ```
+//!
+//! # Using it from the protocol and the playing search
+//!
+//! `go solve`: run [`Solver::solve_any`] (or [`Solver::solve`]) on the searcher thread
+//! with the `stop` flag and any `movetime` deadline in [`SolveLimits`]; report each
+//! [`SolveProgress`] as an `info` line, then the final `score mate` from
+//! [`SolvedLine::mate`], the `pv`, and `bestmove` (a position without moves has no
+//! best move). In a normal search, ask [`can_solve_quickly`] with the nodes the
+//! search can spare, and if it says yes, solve with that budget as
+//! [`SolveLimits::node_limit`]; an [`Interrupted`] result just means "play on with the
+//! normal search". Keep one [`Solver`] for the whole game: its table carries over
+//! between solves of positions of one variant.
+//!
+//! # Mate distances
+//!
+//! [`SolveResult::mate`] counts as UCI does: `n > 0` when the side to move wins, `n < 0`
+//! when it loses, and `|n|` is the number of moves the side to move makes along the
+//! proven line. A win by one move that leaves the opponent without a reply is `mate 1`;
+//! a position where the side to move has no legal move is `mate 0` (lost: a mate score
+//! is never 0 for a win), one where every move allows such a win is `mate -1`. The
+//! line is the proof's line, not necessarily the shortest win or the longest defence:
+//! the winner plays the winning move the proof found, the loser the reply whose proof
+//! took the most plies.
+
+mod dfpn;
+mod estimate;
+mod node;
+mod ordering;
+mod prover;
+mod pv;
+mod regions;
+mod symmetry;
+mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::rules::{AnyPosition, Bitboard, Move, Position, Variant};
+use crate::with_position;
+
+pub use estimate::{can_solve_quickly, estimated_nodes};
+pub use prover::Stats as SolveStats;
+
+use ordering::History;
+use prover::Prover;
+use symmetry::Symmetries;
+use tt::Table;
+
+/// Which of the solver's techniques are switched on (all, by default). Switching one
+/// off never changes a result, only the work it takes: this is for measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Fold positions by the board symmetries that preserve the rules.
+    pub symmetry: bool,
+    /// Drop dead stones and fold one-sided regions into spare moves. Off by default:
+    /// on the boards measured it costs more than it saves (see `docs/solved.md`).
+    pub regions: bool,
+    /// Try moves that leave the opponent the fewest replies first.
+    pub mobility_ordering: bool,
+    /// Prefer moves that have won elsewhere.
+    pub history: bool,
+    /// Before searching a node's moves, look all its children up in the table
+    /// (enhanced transposition cutoff).
+    pub etc: bool,
+    /// Search the first plies of the game by proof-number search, the rest by
+    /// alpha-beta: positions with at most this many empty squares per hundred squares
+    /// of the board are df-pn nodes; 0 for alpha-beta alone.
+    pub proof_number_percent: u32,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            symmetry: true,
+            regions: false,
+            mobility_ordering: true,
+            history: true,
+            etc: true,
+            proof_number_percent: 45,
+        }
+    }
+}
+
+/// When a solve must give up.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveLimits<'a> {
+    /// Raised by another thread to stop the solve.
+    pub stop: &'a AtomicBool,
+    /// Give up at this moment.
+    pub deadline: Option<Instant>,
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+}
+
+impl<'a> SolveLimits<'a> {
+    /// No limit but the stop flag.
+    #[must_use]
+    pub fn new(stop: &'a AtomicBool) -> SolveLimits<'a> {
+        SolveLimits {
+            stop,
+            deadline: None,
+            node_limit: None,
+        }
+    }
+}
+
+/// A progress report, sent about once a second during a solve.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveProgress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the solve started.
+    pub elapsed: Duration,
+    /// Table fill, per thousand (UCI's `hashfull`).
+    pub table_permille: u32,
+}
+
+/// Why a solve ended without a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterruptReason {
+    /// The stop flag was raised.
+    Stopped,
+    /// The deadline passed.
+    Deadline,
+    /// The node limit was reached.
+    NodeLimit,
+    /// A position on the way had more jump paths than a move list holds (only
+    /// hand-made turning-rule positions on large boards come near that).
+    TooManyMoves,
+}
+
+/// A solve that ended without a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("solve interrupted ({reason:?}) after {nodes} nodes in {elapsed:?}")]
+pub struct Interrupted {
+    /// Why.
+    pub reason: InterruptReason,
+    /// Nodes searched until then.
+    pub nodes: u64,
+    /// Time spent until then.
+    pub elapsed: Duration,
+}
+
+/// A proven result.
+#[derive(Clone, Debug)]
+pub struct SolveResult<B> {
+    /// Whether the side to move wins with perfect play.
+    pub side_to_move_wins: bool,
+    /// The first move of [`pv`](Self::pv): a winning move, or the loser's longest
+    /// defence found; `None` when the side to move has no move. (If the limits stopped
+    /// the line before its first move, the table's move for the position, or any legal
+    /// move.)
+    pub best_move: Option<Move<B>>,
+    /// The proven line, to the end of the game unless the limits cut its search short
+    /// (see [`line_complete`](Self::line_complete)).
+    pub pv: Vec<Move<B>>,
+    /// Whether [`pv`](Self::pv) reaches the end of the game. The verdict is proven
+    /// either way: only the search for the line, after the proof, was stopped.
+    pub line_complete: bool,
+    /// Plies to the end of the game along the proven line: the length of
+    /// [`pv`](Self::pv) when it is complete, else the length the proof recorded.
+    pub plies_to_end: u32,
+    /// Nodes searched to prove the result (without the line).
+    pub proof_nodes: u64,
+    /// Nodes searched in all, the line included.
+    pub nodes: u64,
+    /// Time taken in all.
+    pub elapsed: Duration,
+    /// Table fill at the end, per thousand.
+    pub table_permille: u32,
+    /// How the search used its tools.
+    pub stats: SolveStats,
+}
+
+impl<B> SolveResult<B> {
+    /// The UCI mate score (see the module notes): positive when the side to move wins,
+    /// its absolute value the side to move's own moves along the line.
+    #[must_use]
+    pub fn mate(&self) -> i32 {
+        mate_score(self.side_to_move_wins, self.plies_to_end as usize)
+    }
+}
+
+fn mate_score(wins: bool, plies: usize) -> i32 {
+    let plies = i32::try_from(plies).unwrap_or(i32::MAX - 1);
+    if wins { (plies + 1) / 2 } else { -(plies / 2) }
+}
+
+/// A proven verdict without its line (see [`Solver::prove`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// Whether the side to move wins with perfect play.
+    pub side_to_move_wins: bool,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// How the search used its tools.
+    pub stats: SolveStats,
+}
+
+/// A proven result of an [`AnyPosition`], with moves as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolvedLine {
+    /// Whether the side to move wins with perfect play.
+    pub side_to_move_wins: bool,
+    /// The UCI mate score, see [`SolveResult::mate`].
+    pub mate: i32,
+    /// The canonical text of the best move, if the side to move has a move.
+    pub best_move: Option<String>,
+    /// The proven line, as canonical move texts.
+    pub pv: Vec<String>,
+    /// Whether the line reaches the end of the game (see
+    /// [`SolveResult::line_complete`]).
+    pub line_complete: bool,
+    /// Nodes searched to prove the result.
+    pub proof_nodes: u64,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// Table fill at the end, per thousand.
+    pub table_permille: u32,
+    /// How the search used its tools.
+    pub stats: SolveStats,
+}
+
+/// The solver: a table of proven results and the search that fills it.
+///
+/// The table survives between solves of positions of the same variant (proven results
+/// never go stale), so solving the positions of one game one after the other reuses
+/// earlier work. It is cleared when the variant changes.
+pub struct Solver {
+    table: Table,
+    history: History,
+    /// The variant of the table's positions, and its symmetries.
+    variant: Option<(Variant, Symmetries)>,
+    config: SolverConfig,
+}
+
+// The protocol moves the solver into its searcher thread.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Solver>();
+};
+
+impl Solver {
+    /// A solver with a table of about `table_megabytes` MB and every technique on.
+    #[must_use]
+    pub fn new(table_megabytes: usize) -> Solver {
+        Solver::with_config(table_megabytes, SolverConfig::default())
+    }
+
+    /// A solver with the given techniques (for measurements).
+    #[must_use]
+    pub fn with_config(table_megabytes: usize, config: SolverConfig) -> Solver {
+        Solver {
+            table: Table::new(table_megabytes),
+            history: History::new(),
+            variant: None,
+            config,
+        }
+    }
+
+    /// Forgets every proven result and what move ordering has learnt.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history = History::new();
+    }
+
+    /// The table's size in bytes.
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// The search for positions of `pos`'s variant (a new variant clears the table).
+    fn prover<'a, B: Bitboard>(
+        &'a mut self,
+        pos: &Position<B>,
+        limits: &'a SolveLimits<'a>,
+        progress: &'a mut dyn FnMut(&SolveProgress),
+    ) -> Prover<'a, B> {
+        let variant = pos.variant();
+        if self
+            .variant
+            .as_ref()
+            .is_none_or(|(known, _)| *known != variant)
+        {
+            self.table.clear();
+            self.history = History::new();
+            let sym = Symmetries::new(pos.geometry(), self.config.symmetry);
+            self.variant = Some((variant, sym));
+        }
+        let (_, sym) = self
+            .variant
+            .as_ref()
+            .expect("the variant was set just above");
+        Prover::new(
+            &mut self.table,
+            sym,
+            &mut self.history,
+            pos,
+            self.config,
+            limits,
+            progress,
+        )
+    }
+
+    /// Proves whether the side to move at `pos` wins, without finding the line: the
+    /// cheapest question the solver answers.
+    pub fn prove<B: Bitboard>(
+        &mut self,
+        pos: &Position<B>,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Result<Proven, Interrupted> {
+        let mut prover = self.prover(pos, limits, progress);
+        let root = prover.node(*pos);
+        let proof = prover.prove(&root)?;
+        Ok(Proven {
+            side_to_move_wins: proof.win,
+            nodes: prover.nodes,
+            elapsed: prover.started().elapsed(),
+            stats: prover.stats,
+        })
+    }
+
+    /// Proves whether the side to move at `pos` wins, and finds the proven line.
+    /// `progress` hears about the search about once a second.
+    pub fn solve<B: Bitboard>(
+        &mut self,
+        pos: &Position<B>,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Result<SolveResult<B>, Interrupted> {
+        let mut prover = self.prover(pos, limits, progress);
+        let root = prover.node(*pos);
+        let proof = prover.prove(&root)?;
+        let proof_nodes = prover.nodes;
+        let (pv, stopped) = pv::principal_line(&mut prover, *pos, proof);
+        let line_complete = stopped.is_none();
+        // Stopped before the line's first move: the table's move, or any move, so that
+        // the caller always has a move to play.
+        let best_move = pv.first().copied().or_else(|| {
+            let moves = pos.legal_moves();
+            prover
+                .remembered_move(&root, &moves)
+                .or_else(|| moves.as_slice().first().copied())
+        });
+        Ok(SolveResult {
+            side_to_move_wins: proof.win,
+            best_move,
+            plies_to_end: if line_complete {
+                pv.len() as u32
+            } else {
+                u32::from(proof.plies)
+            },
+            line_complete,
+            pv,
+            proof_nodes,
+            nodes: prover.nodes,
+            elapsed: prover.started().elapsed(),
+            table_permille: prover.table_permille(),
+            stats: prover.stats,
+        })
+    }
+
+    /// [`solve`](Self::solve) for a position of any board size, with moves as text.
+    pub fn solve_any(
+        &mut self,
+        pos: &AnyPosition,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress),
+    ) -> Result<SolvedLine, Interrupted> {
+        with_position!(pos, p => {
+            let result = self.solve(p, limits, progress)?;
+            let mut line_pos = *p;
+            let pv = result
+                .pv
+                .iter()
+                .map(|&m| {
+                    let text = line_pos.move_text(m);
+                    line_pos.play_unchecked(m);
+                    text
+                })
+                .collect();
+            Ok(SolvedLine {
+                side_to_move_wins: result.side_to_move_wins,
+                mate: result.mate(),
+                best_move: result.best_move.map(|m| p.move_text(m)),
+                pv,
+                line_complete: result.line_complete,
+                proof_nodes: result.proof_nodes,
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+                table_permille: result.table_permille,
+                stats: result.stats,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_count_own_moves() {
+        assert_eq!(mate_score(false, 0), 0);
+        assert_eq!(mate_score(true, 1), 1);
+        assert_eq!(mate_score(false, 2), -1);
+        assert_eq!(mate_score(true, 3), 2);
+        assert_eq!(mate_score(false, 4), -2);
+    }
+}

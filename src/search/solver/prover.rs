@@ -1,0 +1,455 @@
+//! The proof search: a boolean negamax over wins and losses with a table of proven
+//! results.
+//!
+//! Konane has no draws, so every node is a win or a loss for the side to move, and a
+//! null-window alpha-beta search degenerates into this: a node is won when some move
+//! leads to a node lost for the opponent (the search of the node stops at the first
+//! such move), and lost when every move leads to a won one. Proven results go to the
+//! table and are final. Each result carries the number of plies to the end along the
+//! line the proof found (winner: its first winning move; loser: the reply that lasts
+//! longest), which becomes the mate distance.
+
+use std::collections::HashMap;
+use std::mem::take;
+use std::sync::atomic::Ordering as AtomicOrdering;
+use std::time::Instant;
+
+use crate::rules::{Bitboard, Color, Move, MoveList, Phase, Position};
+
+use super::node::Node;
+use super::ordering::{History, Scored, order};
+use super::regions::{Kind, Region, Regions};
+use super::symmetry::Symmetries;
+use super::tt::{Hint, Key, KeyHasher, Stored, Table};
+use super::{InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig};
+
+/// A proven result of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Proof {
+    /// Whether the side to move wins.
+    pub win: bool,
+    /// Plies to the end of the game along the proof's line.
+    pub plies: u8,
+}
+
+/// Nodes between two looks at the clock, the stop flag and the node limit.
+const CHECK_INTERVAL: u64 = 1 << 12;
+
+/// Most children of a node the enhanced transposition cutoff looks up.
+const ETC_MOVES: usize = 64;
+
+/// Spare-move balances stay well inside `i8` (negating one must not overflow).
+const MAX_SPARES: i32 = 100;
+
+/// One proof search over one variant, borrowing the solver's table.
+pub(super) struct Prover<'a, B: Bitboard> {
+    pub(super) table: &'a mut Table,
+    pub(super) sym: &'a Symmetries,
+    regions: Regions<B>,
+    pub(super) config: SolverConfig,
+    limits: &'a SolveLimits<'a>,
+    progress: &'a mut dyn FnMut(&SolveProgress),
+    pub(super) history: &'a mut History,
+    /// Proof and disproof numbers of the unproven nodes of the proof-number search.
+    pub(super) top: HashMap<Key, (u64, u64), KeyHasher>,
+    lists: Vec<MoveList<B>>,
+    scored: Vec<Vec<Scored<B>>>,
+    split: Vec<Region<B>>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    next_check: u64,
+    started: Instant,
+    last_report: Instant,
+    /// Counts of how the search used its tools, for measurements.
+    pub stats: Stats,
+}
+
+/// How often the search used each of its tools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Table probes that found the node.
+    pub table_hits: u64,
+    /// Nodes won on the spot: a move left the opponent without a reply.
+    pub quick_wins: u64,
+    /// Nodes replaced by a smaller one by the region analysis.
+    pub reductions: u64,
+    /// Region analyses run.
+    pub analyses: u64,
+    /// Analyses that found two or more regions both sides can move in.
+    pub multi_mixed: u64,
+    /// Analyses that found one-sided regions.
+    pub one_sided: u64,
+    /// Nodes won after a search of their moves.
+    pub won: u64,
+    /// Of those, nodes won by the first move tried.
+    pub won_first: u64,
+    /// Nodes lost after a search of all their moves.
+    pub lost: u64,
+    /// Nodes spent on moves that failed at nodes that were won in the end (a failure
+    /// inside a failure counts at both levels).
+    pub wasted: u64,
+    /// Nodes expanded by the proof-number search (the rest are alpha-beta nodes).
+    pub pn_nodes: u64,
+    /// Nodes won because the table already held a lost child (enhanced transposition
+    /// cutoff).
+    pub etc_wins: u64,
+}
+
+impl<'a, B: Bitboard> Prover<'a, B> {
+    /// A search of positions of `pos`'s variant.
+    pub fn new(
+        table: &'a mut Table,
+        sym: &'a Symmetries,
+        history: &'a mut History,
+        pos: &Position<B>,
+        config: SolverConfig,
+        limits: &'a SolveLimits<'a>,
+        progress: &'a mut dyn FnMut(&SolveProgress),
+    ) -> Prover<'a, B> {
+        let now = Instant::now();
+        Prover {
+            table,
+            sym,
+            regions: Regions::new(pos.geometry()),
+            config,
+            limits,
+            progress,
+            history,
+            top: HashMap::default(),
+            lists: Vec::new(),
+            scored: Vec::new(),
+            split: Vec::new(),
+            nodes: 0,
+            next_check: limits
+                .node_limit
+                .map_or(CHECK_INTERVAL, |n| n.min(CHECK_INTERVAL)),
+            started: now,
+            last_report: now,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The node of a real position (no spare moves).
+    pub fn node(&self, pos: Position<B>) -> Node<B> {
+        Node::new(pos, 0, self.sym)
+    }
+
+    /// When the search started.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Table fill, per thousand.
+    pub fn table_permille(&self) -> u32 {
+        self.table.permille()
+    }
+
+    /// The move the table remembers for `node` (a winning move, or the loser's longest
+    /// reply), if it still holds the node and the move is a board move.
+    pub fn remembered_move(&self, node: &Node<B>, moves: &MoveList<B>) -> Option<Move<B>> {
+        let (key, s) = node.key(self.sym);
+        let hint = self.table.probe(key)?.hint?;
+        let (from, to) = Node::<B>::hint_squares(hint, s, self.sym)?;
+        moves
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to)
+    }
+
+    /// The moves of `node`'s position in the order the search tries them.
+    pub fn ordered_moves(&self, node: &Node<B>) -> Vec<Move<B>> {
+        let list = node.pos.legal_moves();
+        let mut scored = Vec::new();
+        if let Some(m) = order(
+            node,
+            &list,
+            self.history,
+            &self.config,
+            self.sym,
+            &mut scored,
+        ) {
+            let mut all: Vec<Move<B>> = vec![m];
+            all.extend(list.iter().copied().filter(|&x| x != m));
+            return all;
+        }
+        scored.iter().map(|s| s.mv).collect()
+    }
+
+    /// The child of `node` after `m`.
+    pub fn child(&self, node: &Node<B>, m: Move<B>) -> Node<B> {
+        node.child(m, self.sym)
+    }
+
+    fn interrupted(&self, reason: InterruptReason) -> Interrupted {
+        Interrupted {
+            reason,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+        }
+    }
+
+    /// Looks at the limits, and reports progress about once a second.
+    #[cold]
+    fn check(&mut self) -> Result<(), Interrupted> {
+        self.next_check = self.nodes + CHECK_INTERVAL;
+        if let Some(limit) = self.limits.node_limit {
+            self.next_check = self.next_check.min(limit);
+        }
+        if self.limits.stop.load(AtomicOrdering::Relaxed) {
+            return Err(self.interrupted(InterruptReason::Stopped));
+        }
+        if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
+            return Err(self.interrupted(InterruptReason::NodeLimit));
+        }
+        let now = Instant::now();
+        if self.limits.deadline.is_some_and(|d| now >= d) {
+            return Err(self.interrupted(InterruptReason::Deadline));
+        }
+        if now.duration_since(self.last_report).as_secs() >= 1 {
+            self.last_report = now;
+            let report = SolveProgress {
+                nodes: self.nodes,
+                elapsed: now.duration_since(self.started),
+                table_permille: self.table.permille(),
+            };
+            (self.progress)(&report);
+        }
+        Ok(())
+    }
+
+    /// Counts a node and looks at the limits every so often.
+    #[inline(always)]
+    pub(super) fn count_node(&mut self) -> Result<(), Interrupted> {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check()?;
+        }
+        Ok(())
+    }
+
+    /// The error for a position with too many moves to list.
+    pub(super) fn too_many_moves(&self) -> Interrupted {
+        self.interrupted(InterruptReason::TooManyMoves)
+    }
+
+    /// Proves whether the side to move at `node` wins, by alpha-beta alone.
+    pub fn search(&mut self, node: &Node<B>, ply: usize) -> Result<Proof, Interrupted> {
+        let (key, s) = node.key(self.sym);
+        self.search_keyed(node, key, s, ply)
+    }
+
+    /// [`search`](Self::search) for a node whose key (through symmetry `s`) is known.
+    pub(super) fn search_keyed(
+        &mut self,
+        node: &Node<B>,
+        key: Key,
+        s: usize,
+        ply: usize,
+    ) -> Result<Proof, Interrupted> {
+        self.count_node()?;
+        if let Some(stored) = self.table.probe(key) {
+            self.stats.table_hits += 1;
+            return Ok(Proof {
+                win: stored.win,
+                plies: stored.plies,
+            });
+        }
+        let before = self.nodes;
+        if self.config.regions
+            && node.pos.phase() == Phase::Jumping
+            && let Some(smaller) = self.reduce(node)
+        {
+            self.stats.reductions += 1;
+            let proof = self.search(&smaller, ply)?;
+            let stored = Stored {
+                win: proof.win,
+                plies: proof.plies,
+                hint: None,
+            };
+            self.table.store(key, stored, self.nodes - before);
+            return Ok(proof);
+        }
+        while self.lists.len() <= ply {
+            self.lists.push(MoveList::new());
+            self.scored.push(Vec::new());
+        }
+        let mut list = take(&mut self.lists[ply]);
+        node.pos.generate(&mut list);
+        if list.overflowed() {
+            self.lists[ply] = list;
+            return Err(self.interrupted(InterruptReason::TooManyMoves));
+        }
+        let spare = node.mover_has_spare();
+        if list.is_empty() && !spare {
+            self.lists[ply] = list;
+            return Ok(Proof {
+                win: false,
+                plies: 0,
+            });
+        }
+        let mut moves = take(&mut self.scored[ply]);
+        let quick = order(
+            node,
+            &list,
+            self.history,
+            &self.config,
+            self.sym,
+            &mut moves,
+        );
+        self.lists[ply] = list;
+        let result = match quick {
+            Some(m) => {
+                self.stats.quick_wins += 1;
+                Ok((
+                    Proof {
+                        win: true,
+                        plies: 1,
+                    },
+                    Some(Node::<B>::hint_of(m, s, self.sym)),
+                ))
+            }
+            None => self.search_moves(node, &mut moves, spare, s, ply),
+        };
+        self.scored[ply] = moves;
+        let (proof, hint) = result?;
+        let stored = Stored {
+            win: proof.win,
+            plies: proof.plies,
+            hint,
+        };
+        self.table.store(key, stored, self.nodes - before);
+        Ok(proof)
+    }
+
+    /// Searches the children of `node` in order: the board moves, then the spare move.
+    fn search_moves(
+        &mut self,
+        node: &Node<B>,
+        moves: &mut [Scored<B>],
+        spare: bool,
+        s: usize,
+        ply: usize,
+    ) -> Result<(Proof, Option<Hint>), Interrupted> {
+        let white = node.pos.side_to_move() == Color::White;
+        let mut longest: Option<(u8, Hint)> = None;
+        let mut keys = [None; ETC_MOVES];
+        if self.config.etc
+            && let Some(result) = self.transposition_cutoff(moves, s, &mut keys)
+        {
+            self.stats.etc_wins += 1;
+            return Ok(result);
+        }
+        let start = self.nodes;
+        for (i, scored) in moves.iter().enumerate() {
+            let before = self.nodes;
+            let reply = match keys.get(i).copied().flatten() {
+                Some((key, ks)) => self.search_keyed(&scored.child, key, ks, ply + 1)?,
+                None => self.search(&scored.child, ply + 1)?,
+            };
+            let hint = Node::<B>::hint_of(scored.mv, s, self.sym);
+            if !reply.win {
+                self.history.reward(white, scored.mv, self.nodes - before);
+                self.stats.won += 1;
+                self.stats.won_first += u64::from(i == 0);
+                self.stats.wasted += before - start;
+
+                return Ok((won(reply), Some(hint)));
+            }
+            if longest.is_none_or(|(p, _)| reply.plies > p) {
+                longest = Some((reply.plies, hint));
+            }
+        }
+        if spare {
+            let reply = self.search(&node.spare_child(), ply + 1)?;
+            if !reply.win {
+                return Ok((won(reply), Some(Hint::Spare)));
+            }
+            if longest.is_none_or(|(p, _)| reply.plies > p) {
+                longest = Some((reply.plies, Hint::Spare));
+            }
+        }
+        self.stats.lost += 1;
+        let (plies, hint) = longest.expect("a node that is not over has a move");
+        Ok((
+            Proof {
+                win: false,
+                plies: plies.saturating_add(1),
+            },
+            Some(hint),
+        ))
+    }
+
+    /// A win found in the table without search: a child already proven lost. Leaves
+    /// the children's keys in `keys` for their searches.
+    fn transposition_cutoff(
+        &mut self,
+        moves: &[Scored<B>],
+        s: usize,
+        keys: &mut [Option<(Key, usize)>; ETC_MOVES],
+    ) -> Option<(Proof, Option<Hint>)> {
+        for (slot, scored) in keys.iter_mut().zip(moves) {
+            let key = scored.child.key(self.sym);
+            self.table.prefetch(key.0);
+            *slot = Some(key);
+        }
+        for (key, scored) in keys.iter().zip(moves) {
+            let Some(stored) = key.and_then(|(k, _)| self.table.probe(k)) else {
+                continue;
+            };
+            if !stored.win {
+                let proof = won(Proof {
+                    win: false,
+                    plies: stored.plies,
+                });
+                return Some((proof, Some(Node::<B>::hint_of(scored.mv, s, self.sym))));
+            }
+        }
+        None
+    }
+
+    /// The node with dead stones dropped and one-sided regions folded into spare
+    /// moves, or `None` when the analysis finds nothing to drop.
+    fn reduce(&mut self, node: &Node<B>) -> Option<Node<B>> {
+        self.stats.analyses += 1;
+        let occupied = node.pos.occupied();
+        let mut split = take(&mut self.split);
+        let live = self.regions.split(occupied, &mut split);
+        let mut removed = occupied & !live;
+        let mut spares = i32::from(node.spares);
+        let mixed = split.iter().filter(|r| r.kind == Kind::Mixed).count();
+        self.stats.multi_mixed += u64::from(mixed > 1);
+        self.stats.one_sided += u64::from(mixed < split.len());
+        for region in &split {
+            if let Kind::Only(colour) = region.kind {
+                let stones = occupied & region.squares;
+                if let Some(run) = self.regions.longest_run(stones, colour) {
+                    removed |= stones;
+                    spares += match colour {
+                        Color::Black => i32::from(run),
+                        Color::White => -i32::from(run),
+                    };
+                }
+            }
+        }
+        self.split = split;
+        if removed.is_empty() || spares.abs() > MAX_SPARES {
+            return None;
+        }
+        let pos = Position::new(
+            node.pos.geometry(),
+            occupied & !removed,
+            node.pos.side_to_move(),
+        )
+        .ok()?;
+        Some(Node::new(pos, spares as i8, self.sym))
+    }
+}
+
+/// The result of a node won by moving to a node with result `reply` (a loss).
+#[inline(always)]
+fn won(reply: Proof) -> Proof {
+    Proof {
+        win: true,
+        plies: reply.plies.saturating_add(1),
+    }
+}

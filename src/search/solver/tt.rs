@@ -1,0 +1,335 @@
+//! The solver's transposition table: proven wins and losses by position.
+//!
+//! Entries are never wrong, only forgotten: each holds a proven result, so there are no
+//! depths or bounds to compare, and an entry stays valid for the life of the variant.
+//! Replacement keeps the entries whose proofs cost the most work.
+//!
+//! A position is identified by its [`Key`]: a 64-bit word and a 16-bit tag (side to move
+//! and spare moves, see [`Node`](super::node::Node)). On boards of up to 64 squares the
+//! word is the occupancy itself, so a match is exact and the table can never confuse
+//! two positions; on larger boards it is a 64-bit hash.
+
+use std::mem::size_of;
+
+use super::symmetry::splitmix64;
+
+/// What identifies a position in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) struct Key {
+    /// The occupancy (boards of up to 64 squares) or its hash.
+    pub check: u64,
+    /// Side to move (bit 0) and spare moves (bits 1..9, two's complement).
+    pub tag: u16,
+}
+
+impl Key {
+    /// The tag of a side to move and a spare-move balance.
+    #[inline(always)]
+    pub fn tag(white_to_move: bool, spares: i8) -> u16 {
+        u16::from(white_to_move) | (u16::from(spares as u8) << 1)
+    }
+}
+
+/// Hashes keys for in-memory maps (the proof-number search's): the keys are occupancies (or
+/// already hashes), so one mixing step spreads them well, far cheaper than SipHash.
+#[derive(Clone, Copy, Default)]
+pub(super) struct KeyHasher;
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = MixHasher;
+    fn build_hasher(&self) -> MixHasher {
+        MixHasher(0)
+    }
+}
+
+/// The hasher [`KeyHasher`] builds.
+pub(super) struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        splitmix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = splitmix64(self.0 ^ n);
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A move as the table remembers it: start and landing square, in the frame of the
+/// key's symmetry, or the spare move (see [`Node`](super::node::Node)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hint {
+    /// A board move from `.0` to `.1`.
+    Board(u8, u8),
+    /// A spare move.
+    Spare,
+}
+
+/// A proven result as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stored {
+    /// Whether the side to move wins.
+    pub win: bool,
+    /// Plies to the end of the game along the line the proof found.
+    pub plies: u8,
+    /// The winning move, or the longest-resisting losing move found.
+    pub hint: Option<Hint>,
+}
+
+/// One slot.
+///
+/// ```text
+/// key:  63..0   the key's check word
+/// data: 0..8    hint from square
+///       8..16   hint to square
+///       16..18  hint kind: 0 none, 1 board move, 2 spare move
+///       18      win
+///       19..27  plies to the end
+///       27..33  work: log2 of the nodes the proof took
+///       33..49  key tag
+///       49      occupied slot
+/// ```
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    data: u64,
+}
+
+const _: () = assert!(size_of::<Entry>() == 16);
+
+const SLOTS: usize = 4;
+
+/// One cache line of slots.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; SLOTS]);
+
+const _: () = assert!(size_of::<Bucket>() == 64);
+
+const TAG_SHIFT: u32 = 33;
+const USED: u64 = 1 << 49;
+const WORK_SHIFT: u32 = 27;
+
+impl Entry {
+    #[inline(always)]
+    fn matches(&self, key: Key) -> bool {
+        self.key == key.check && self.data & USED != 0 && self.tag() == key.tag
+    }
+
+    #[inline(always)]
+    fn tag(&self) -> u16 {
+        (self.data >> TAG_SHIFT) as u16
+    }
+
+    #[inline(always)]
+    fn work(&self) -> u64 {
+        (self.data >> WORK_SHIFT) & 63
+    }
+
+    fn stored(&self) -> Stored {
+        let d = self.data;
+        let hint = match (d >> 16) & 3 {
+            1 => Some(Hint::Board(d as u8, (d >> 8) as u8)),
+            2 => Some(Hint::Spare),
+            _ => None,
+        };
+        Stored {
+            win: d & (1 << 18) != 0,
+            plies: (d >> 19) as u8,
+            hint,
+        }
+    }
+
+    fn pack(key: Key, value: Stored, work: u64) -> Entry {
+        let hint = match value.hint {
+            None => 0,
+            Some(Hint::Board(from, to)) => u64::from(from) | u64::from(to) << 8 | 1 << 16,
+            Some(Hint::Spare) => 2 << 16,
+        };
+        let data = hint
+            | u64::from(value.win) << 18
+            | u64::from(value.plies) << 19
+            | work.min(63) << WORK_SHIFT
+            | u64::from(key.tag) << TAG_SHIFT
+            | USED;
+        Entry {
+            key: key.check,
+            data,
+        }
+    }
+}
+
+/// The table.
+pub(super) struct Table {
+    buckets: Vec<Bucket>,
+}
+
+impl Table {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> Table {
+        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
+        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
+        advise_huge_pages(buckets.as_mut_ptr().cast(), count * size_of::<Bucket>());
+        buckets.resize(count, Bucket::default());
+        Table { buckets }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * size_of::<Bucket>()
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: Key) -> usize {
+        let mixed = splitmix64(key.check ^ u64::from(key.tag).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        // Lemire's multiply-shift maps the hash onto any table size without a division.
+        ((u128::from(mixed) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Tells the processor to fetch `key`'s bucket, soon to be probed.
+    #[inline(always)]
+    pub fn prefetch(&self, key: Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.buckets.as_ptr().wrapping_add(self.bucket(key));
+            // SAFETY: prefetching is only a hint; it never faults, even on a bad address,
+            // and this one is inside the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(ptr.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The stored result of `key`, if the table still holds it.
+    #[inline]
+    pub fn probe(&self, key: Key) -> Option<Stored> {
+        let bucket = &self.buckets[self.bucket(key)];
+        bucket.0.iter().find(|e| e.matches(key)).map(Entry::stored)
+    }
+
+    /// Stores a proven result that took `nodes` nodes to prove.
+    pub fn store(&mut self, key: Key, value: Stored, nodes: u64) {
+        let work = u64::from(64 - nodes.leading_zeros());
+        let index = self.bucket(key);
+        let bucket = &mut self.buckets[index].0;
+        let slot = match bucket.iter().position(|e| e.matches(key)) {
+            Some(i) => i,
+            None => {
+                let mut victim = 0;
+                for (i, e) in bucket.iter().enumerate() {
+                    if e.data & USED == 0 {
+                        victim = i;
+                        break;
+                    }
+                    if e.work() < bucket[victim].work() {
+                        victim = i;
+                    }
+                }
+                victim
+            }
+        };
+        bucket[slot] = Entry::pack(key, value, work);
+    }
+
+    /// Filled slots per thousand, sampled from the first buckets (like UCI's hashfull).
+    pub fn permille(&self) -> u32 {
+        let sample = self.buckets.len().min(1000);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|b| b.0.iter().filter(|e| e.data & USED != 0).count())
+            .sum();
+        (used * 1000 / (sample * SLOTS)) as u32
+    }
+}
+
+/// Asks the kernel to back the (not yet touched) table with 2 MB pages: probes land
+/// anywhere in the table, and with 4 KB pages nearly every one would miss the TLB too.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *mut u8, len: usize) {
+    const MADV_HUGEPAGE: i32 = 14;
+    const HUGE_PAGE: usize = 2 << 20;
+    unsafe extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    let first = (start as usize).next_multiple_of(HUGE_PAGE);
+    let end = (start as usize + len) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: the range lies inside an allocation this process owns; the advice
+        // changes how pages are backed, never their contents, and a refusal (an error
+        // return) is harmless.
+        unsafe {
+            madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: *mut u8, _: usize) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_results_come_back() {
+        let mut t = Table::new(1);
+        let key = Key {
+            check: 0xdead_beef,
+            tag: Key::tag(true, -3),
+        };
+        let value = Stored {
+            win: true,
+            plies: 17,
+            hint: Some(Hint::Board(35, 21)),
+        };
+        assert_eq!(t.probe(key), None);
+        t.store(key, value, 1000);
+        assert_eq!(t.probe(key), Some(value));
+        let other_side = Key {
+            tag: Key::tag(false, -3),
+            ..key
+        };
+        assert_eq!(t.probe(other_side), None);
+        let spare = Stored {
+            win: false,
+            plies: 0,
+            hint: Some(Hint::Spare),
+        };
+        t.store(other_side, spare, 1);
+        assert_eq!(t.probe(other_side), Some(spare));
+        assert_eq!(t.probe(key), Some(value));
+    }
+
+    #[test]
+    fn full_buckets_keep_the_costliest_proofs() {
+        let mut t = Table::new(0);
+        let value = Stored {
+            win: false,
+            plies: 1,
+            hint: None,
+        };
+        let key = |i: u64| Key { check: i, tag: 0 };
+        for i in 0..SLOTS as u64 {
+            t.store(key(i), value, 1 << (10 + i));
+        }
+        t.store(key(99), value, 1 << 20);
+        assert_eq!(t.probe(key(0)), None);
+        assert!(t.probe(key(99)).is_some());
+        assert!(t.probe(key(1)).is_some());
+    }
+}

@@ -1,0 +1,179 @@
+//! The solver's interface: published results, mate scores, limits, text output.
+
+mod solver_support;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use konane::rules::{AnyPosition, MultiJump, Opening};
+use konane::search::solver::{InterruptReason, SolveLimits, Solver};
+use solver_support::{check_line, small, solve, start, variant};
+
+fn solve_text(text: &str) -> konane::search::solver::SolvedLine {
+    let pos = AnyPosition::from_text(text, Opening::Diagonal, MultiJump::Straight).unwrap();
+    let stop = AtomicBool::new(false);
+    Solver::new(1)
+        .solve_any(&pos, &SolveLimits::new(&stop), &mut |_| {})
+        .unwrap()
+}
+
+#[test]
+fn four_by_four_is_a_second_player_win() {
+    let pos = start(variant(4, 4, Opening::Diagonal, MultiJump::Straight));
+    let result = solve(&mut Solver::new(1), &pos);
+    assert!(!result.side_to_move_wins);
+    check_line(&pos, &result);
+}
+
+#[test]
+fn five_by_five_is_a_first_player_win() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let result = solve(&mut Solver::new(4), &pos);
+    assert!(result.side_to_move_wins);
+    check_line(&pos, &result);
+}
+
+/// A few seconds in release builds; far more with the test profile's checks.
+#[test]
+#[ignore]
+fn six_by_six_is_a_second_player_win() {
+    let pos = start(variant(6, 6, Opening::Diagonal, MultiJump::Straight));
+    let result = solve(&mut Solver::new(256), &pos);
+    assert!(!result.side_to_move_wins);
+    check_line(&pos, &result);
+}
+
+#[test]
+fn no_legal_move_is_mate_zero_and_lost() {
+    // Black's stone on a4 has no white stone next to it.
+    let line = solve_text("b3/4/4/w3 b");
+    assert!(!line.side_to_move_wins);
+    assert_eq!(line.mate, 0);
+    assert_eq!(line.best_move, None);
+    assert!(line.pv.is_empty());
+}
+
+#[test]
+fn taking_the_last_enemy_stone_is_mate_one() {
+    let line = solve_text("bw2/4/4/4 b");
+    assert!(line.side_to_move_wins);
+    assert_eq!(line.mate, 1);
+    assert_eq!(line.best_move.as_deref(), Some("a4c4"));
+    assert_eq!(line.pv, ["a4c4"]);
+}
+
+#[test]
+fn a_move_into_a_lost_reply_is_mate_minus_one() {
+    // White's only move takes a black stone; black then takes white's last stone.
+    let line = solve_text("4/wb1b/4/4 w");
+    assert!(!line.side_to_move_wins);
+    assert_eq!(line.mate, -1);
+    assert_eq!(line.pv.len(), 2);
+}
+
+#[test]
+fn the_line_is_canonical_move_text_that_plays_to_the_end() {
+    let mut pos = AnyPosition::start(variant(5, 5, Opening::Any, MultiJump::Turning));
+    let stop = AtomicBool::new(false);
+    let line = Solver::new(4)
+        .solve_any(&pos, &SolveLimits::new(&stop), &mut |_| {})
+        .unwrap();
+    assert_eq!(line.best_move.as_ref(), line.pv.first());
+    for text in &line.pv {
+        assert_eq!(&pos.play_text(text).unwrap(), text);
+    }
+    assert!(pos.outcome().is_some());
+    assert_eq!(line.pv.len() % 2 == 1, line.side_to_move_wins);
+}
+
+#[test]
+fn a_node_limit_interrupts_the_solve() {
+    let pos = start(variant(6, 6, Opening::Diagonal, MultiJump::Straight));
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        node_limit: Some(10_000),
+        ..SolveLimits::new(&stop)
+    };
+    let err = Solver::new(1)
+        .solve(&pos, &limits, &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err.reason, InterruptReason::NodeLimit);
+    assert!(err.nodes >= 10_000 && err.nodes < 20_000);
+}
+
+#[test]
+fn the_stop_flag_and_the_deadline_interrupt_the_solve() {
+    let pos = start(variant(6, 6, Opening::Diagonal, MultiJump::Straight));
+    let stop = AtomicBool::new(true);
+    let err = Solver::new(1)
+        .solve(&pos, &SolveLimits::new(&stop), &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err.reason, InterruptReason::Stopped);
+    let running = AtomicBool::new(false);
+    let limits = SolveLimits {
+        deadline: Some(Instant::now()),
+        ..SolveLimits::new(&running)
+    };
+    let err = Solver::new(1)
+        .solve(&pos, &limits, &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err.reason, InterruptReason::Deadline);
+}
+
+#[test]
+fn an_interrupted_solver_still_solves_right_afterwards() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut solver = Solver::new(4);
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        node_limit: Some(300),
+        ..SolveLimits::new(&stop)
+    };
+    assert!(solver.solve(&pos, &limits, &mut |_| {}).is_err());
+    assert!(solve(&mut solver, &pos).side_to_move_wins);
+}
+
+#[test]
+fn the_table_carries_over_between_solves_of_one_variant() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut solver = Solver::new(4);
+    let first = solve(&mut solver, &pos);
+    let second = solve(&mut solver, &pos);
+    assert!(second.proof_nodes < first.proof_nodes / 10);
+    // Another variant on the same board size must not reuse the table.
+    let other = start(variant(5, 5, Opening::Diagonal, MultiJump::Turning));
+    let turning = solve(&mut solver, &other);
+    let fresh = solve(&mut Solver::new(4), &other);
+    assert_eq!(turning.side_to_move_wins, fresh.side_to_move_wins);
+    assert_eq!(turning.proof_nodes, fresh.proof_nodes);
+}
+
+#[test]
+fn odd_boards_where_black_cannot_open_are_lost_at_once() {
+    let pos = small(AnyPosition::start(variant(
+        3,
+        5,
+        Opening::Centre,
+        MultiJump::Straight,
+    )));
+    let result = solve(&mut Solver::new(1), &pos);
+    assert!(!result.side_to_move_wins);
+    assert_eq!(result.mate(), 0);
+}
+
+#[test]
+fn a_limit_hit_after_the_proof_still_gives_the_verdict_and_a_move() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let proof_nodes = solve(&mut Solver::new(4), &pos).proof_nodes;
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        node_limit: Some(proof_nodes + 1),
+        ..SolveLimits::new(&stop)
+    };
+    let result = Solver::new(4).solve(&pos, &limits, &mut |_| {}).unwrap();
+    assert!(result.side_to_move_wins);
+    assert!(!result.line_complete);
+    assert!(result.mate() > 0);
+    let m = result.best_move.expect("a move to play");
+    assert!(pos.legal_moves().iter().any(|&x| x == m));
+}
