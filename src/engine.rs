@@ -8,13 +8,14 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::bench;
 use crate::rules::{AnyPosition, Bitboard, Color, Move, Perft, Position};
-use crate::search::score::uci;
+use crate::search::score::{proven, uci};
+use crate::search::solver::{InterruptReason, SolveLimits, SolveProgress};
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{Iteration, SearchControl, SearchParams, SearchResult, Searcher};
 use crate::with_position;
@@ -40,6 +41,8 @@ pub struct GoRequest {
     pub ponder: bool,
     /// Root moves to consider (move text); empty for all.
     pub search_moves: Vec<String>,
+    /// `go solve`: prove the result with the exact solver instead of searching.
+    pub solve: bool,
 }
 
 /// Engine settings a search job carries along.
@@ -91,6 +94,8 @@ pub enum Job {
     SetHash(usize),
     /// Search with this many threads.
     SetThreads(usize),
+    /// Resize the exact solver's table (MB).
+    SetSolverHash(usize),
     /// Forget the table and history (a new game).
     Clear,
 }
@@ -230,6 +235,10 @@ fn run_job(searcher: &mut Searcher, job: Job, say: &dyn Fn(String)) -> Option<St
             searcher.set_threads(threads);
             None
         }
+        Job::SetSolverHash(megabytes) => {
+            searcher.resize_solver(megabytes);
+            None
+        }
     }
 }
 
@@ -263,6 +272,9 @@ fn search<B: Bitboard>(
     control: &SearchControl,
     say: &dyn Fn(String),
 ) -> String {
+    if request.solve {
+        return solve(searcher, pos, request, settings, control, say);
+    }
     let params = search_params(pos, request, settings, say);
     let result = searcher.search(pos, &params, control, &mut |it| {
         say(info_line(pos, it, settings.multipv > 1));
@@ -272,6 +284,17 @@ fn search<B: Bitboard>(
     while (request.infinite || control.pondering()) && !control.stopped() {
         std::thread::sleep(Duration::from_millis(1));
     }
+    finish(pos, &result, settings, say)
+}
+
+/// The `bestmove` line of a finished search, after saying why there is no move when
+/// there is none.
+fn finish<B: Bitboard>(
+    pos: &Position<B>,
+    result: &SearchResult<B>,
+    settings: JobSettings,
+    say: &dyn Fn(String),
+) -> String {
     if result.best.is_none() {
         let side = match pos.side_to_move() {
             Color::Black => "black (p1)",
@@ -279,8 +302,87 @@ fn search<B: Bitboard>(
         };
         say(format!("info string {side} has no legal move and has lost"));
     }
-    bestmove_line(pos, &result, settings.show_ponder)
+    bestmove_line(pos, result, settings.show_ponder)
 }
+
+/// `go solve`: proves the result with the exact solver, reporting progress about once
+/// a second, then the proven line as `score mate`, and returns the `bestmove` line. A
+/// solve stopped before its proof says so and plays the move of a short search.
+fn solve<B: Bitboard>(
+    searcher: &mut Searcher,
+    pos: &Position<B>,
+    request: &GoRequest,
+    settings: JobSettings,
+    control: &SearchControl,
+    say: &dyn Fn(String),
+) -> String {
+    let started = Instant::now();
+    let limits = SolveLimits {
+        deadline: request
+            .move_time
+            .map(|t| started + t.saturating_sub(settings.overhead)),
+        node_limit: request.nodes,
+        ..SolveLimits::new(control.stop_flag())
+    };
+    let progress = |p: &SolveProgress| {
+        let millis = p.elapsed.as_millis().max(1);
+        say(format!(
+            "info nodes {} nps {} time {} hashfull {}",
+            p.nodes,
+            u128::from(p.nodes) * 1000 / millis,
+            p.elapsed.as_millis(),
+            p.table_permille
+        ));
+    };
+    match searcher.solver().solve(pos, &limits, &mut { progress }) {
+        Ok(proof) => {
+            let result = SearchResult {
+                best: proof.best_move,
+                ponder: proof.pv.get(1).copied(),
+                score: proven(proof.side_to_move_wins, proof.plies_to_end),
+                depth: proof.plies_to_end,
+                nodes: proof.nodes,
+            };
+            if result.best.is_some() {
+                let line = Iteration {
+                    depth: proof.plies_to_end,
+                    seldepth: proof.plies_to_end,
+                    multipv: 1,
+                    score: result.score,
+                    nodes: proof.nodes,
+                    elapsed: proof.elapsed,
+                    hashfull: proof.table_permille,
+                    pv: &proof.pv,
+                };
+                say(info_line(pos, &line, false));
+            }
+            finish(pos, &result, settings, say)
+        }
+        Err(interrupted) => {
+            let why = match interrupted.reason {
+                InterruptReason::Stopped => "stopped",
+                InterruptReason::Deadline => "out of time",
+                InterruptReason::NodeLimit => "out of nodes",
+                InterruptReason::TooManyMoves => "a position with too many moves",
+            };
+            say(format!(
+                "info string solve ended without a proof ({why}) after {} nodes in {} ms; playing the move of a short search",
+                interrupted.nodes,
+                interrupted.elapsed.as_millis()
+            ));
+            let params = SearchParams {
+                nodes: Some(SHORT_SEARCH_NODES),
+                multipv: 1,
+                ..SearchParams::default()
+            };
+            let result = searcher.search(pos, &params, &SearchControl::new(false), &mut |_| {});
+            finish(pos, &result, settings, say)
+        }
+    }
+}
+
+/// Nodes of the search that picks a move when a solve ends without a proof.
+const SHORT_SEARCH_NODES: u64 = 200_000;
 
 fn search_params<B: Bitboard>(
     pos: &Position<B>,

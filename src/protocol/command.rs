@@ -368,6 +368,7 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
         let key = args[i];
         match key {
             "infinite" => request.infinite = true,
+            "solve" => request.solve = true,
             "ponder" => request.ponder = true,
             "searchmoves" => {
                 let end = args[i + 1..]
@@ -436,7 +437,7 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
 }
 
 /// `go` keywords that stand alone.
-const GO_FLAGS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
+const GO_FLAGS: [&str; 4] = ["infinite", "ponder", "searchmoves", "solve"];
 
 /// `go` keywords followed by a number.
 const GO_KEYS: [&str; 13] = [
@@ -592,6 +593,17 @@ mod tests {
             "go: perft depth must be from 1 to 64, not 0"
         );
         assert_eq!(ok("go perft 3"), Command::Go(Go::Perft(3)));
+    }
+
+    #[test]
+    fn go_solve_takes_time_and_node_limits() {
+        let Command::Go(Go::Search { request, warnings }) = ok("go solve movetime 500 nodes 9")
+        else {
+            panic!("not a search");
+        };
+        assert!(request.solve && warnings.is_empty());
+        assert_eq!(request.move_time, Some(millis(500)));
+        assert_eq!(request.nodes, Some(9));
     }
 
     #[test]

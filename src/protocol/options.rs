@@ -25,7 +25,7 @@ pub const MAX_HASH_MB: i64 = 65_536;
 /// Most search threads.
 pub const MAX_THREADS: i64 = 64;
 
-const SPECS: [Spec; 9] = [
+const SPECS: [Spec; 10] = [
     Spec {
         name: "Hash",
         kind: Kind::Spin {
@@ -33,6 +33,14 @@ const SPECS: [Spec; 9] = [
             max: MAX_HASH_MB,
         },
         default: "16",
+    },
+    Spec {
+        name: "SolverHash",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+        default: "64",
     },
     Spec {
         name: "Clear Hash",
@@ -102,6 +110,8 @@ pub enum OptionError {
 pub enum Change {
     /// The table size.
     Hash,
+    /// The solver's table size.
+    SolverHash,
     /// The `Clear Hash` button.
     ClearHash,
     /// The number of threads.
@@ -117,6 +127,8 @@ pub enum Change {
 pub struct Options {
     /// Transposition table size, MB.
     pub hash_mb: usize,
+    /// Exact solver's table size, MB.
+    pub solver_hash_mb: usize,
     /// Search threads.
     pub threads: usize,
     /// Milliseconds kept back on every move.
@@ -137,6 +149,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mb: 16,
+            solver_hash_mb: crate::search::SOLVER_HASH_MB,
             threads: 1,
             move_overhead_ms: 30,
             ponder: false,
@@ -193,6 +206,7 @@ impl Options {
     fn current(&self, name: &str) -> String {
         match name {
             "Hash" => self.hash_mb.to_string(),
+            "SolverHash" => self.solver_hash_mb.to_string(),
             "Threads" => self.threads.to_string(),
             "MoveOverhead" => self.move_overhead_ms.to_string(),
             "Ponder" => self.ponder.to_string(),
@@ -262,6 +276,10 @@ impl Options {
             "Hash" => {
                 self.hash_mb = n as usize;
                 Change::Hash
+            }
+            "SolverHash" => {
+                self.solver_hash_mb = n as usize;
+                Change::SolverHash
             }
             "Threads" => {
                 self.threads = n as usize;

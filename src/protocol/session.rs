@@ -276,9 +276,11 @@ impl<W: Write> Session<W> {
 
     fn go(&mut self, request: GoRequest) {
         // A search with no limit of its own may run for hours on a big board: at the
-        // end of input it is stopped like `go infinite`, not waited for.
+        // end of input it is stopped like `go infinite`, not waited for. A solve ends
+        // with its proof, so it is waited for (`stop` or Ctrl-C end it sooner).
         let own_clock = request.time[self.position.side_to_move().index()];
-        let limited = request.depth.is_some()
+        let limited = request.solve
+            || request.depth.is_some()
             || request.nodes.is_some()
             || request.move_time.is_some()
             || own_clock.is_some();
@@ -311,15 +313,17 @@ impl<W: Write> Session<W> {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
-        let table_mb = self.options.hash_mb;
+        let before = self.options.clone();
         match self.options.set(name, value) {
-            Ok(Change::Hash) if !memory_available(self.options.hash_mb) => {
-                let asked = std::mem::replace(&mut self.options.hash_mb, table_mb);
-                self.error(&format!(
-                    "option Hash: the system cannot give {asked} MB; the value stays {table_mb}"
-                ))
+            Ok(Change::Hash) => {
+                self.resize_table("Hash", before.hash_mb, self.options.hash_mb, Job::SetHash)
             }
-            Ok(Change::Hash) => self.run_blocking(Job::SetHash(self.options.hash_mb)),
+            Ok(Change::SolverHash) => self.resize_table(
+                "SolverHash",
+                before.solver_hash_mb,
+                self.options.solver_hash_mb,
+                Job::SetSolverHash,
+            ),
             Ok(Change::ClearHash) => self.run_blocking(Job::Clear),
             Ok(Change::Rules) => {
                 self.position = AnyPosition::start(self.options.variant());
@@ -336,6 +340,26 @@ impl<W: Write> Session<W> {
             Ok(Change::Other) => Ok(()),
             Err(e) => self.error(&e.to_string()),
         }
+    }
+
+    /// Gives a table option's new size to the searcher, or refuses a size the system
+    /// cannot give and keeps the old one.
+    fn resize_table(
+        &mut self,
+        name: &str,
+        kept: usize,
+        asked: usize,
+        job: fn(usize) -> Job,
+    ) -> io::Result<()> {
+        if memory_available(asked) {
+            return self.run_blocking(job(asked));
+        }
+        self.options
+            .set(name, &kept.to_string())
+            .expect("the old value was valid");
+        self.error(&format!(
+            "option {name}: the system cannot give {asked} MB; the value stays {kept}"
+        ))
     }
 
     fn set_position(&mut self, start: &Start, moves: &[String]) -> io::Result<()> {

@@ -3,6 +3,7 @@
 
 mod alphabeta;
 mod control;
+mod endgame;
 pub mod eval;
 mod ordering;
 mod root;
@@ -12,7 +13,7 @@ pub mod time;
 mod tt;
 
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::rules::{Bitboard, Move, Position};
 
@@ -24,6 +25,7 @@ use alphabeta::{Shared, Stops, Worker};
 use ordering::History;
 use root::Root;
 use score::MAX_PLY;
+use solver::Solver;
 use time::{TimeControl, budget, moves_left};
 
 /// What one `go` asks for.
@@ -45,21 +47,38 @@ pub struct SearchParams<B> {
     pub exact: bool,
 }
 
-/// The search's long-lived state: the table and each thread's history, kept from
-/// move to move.
+/// The search's long-lived state: the table and each thread's history, and the exact
+/// solver with its own table, kept from move to move.
 pub struct Searcher {
     tt: TranspositionTable,
     histories: Vec<History>,
+    solver: Solver,
 }
 
+/// Default size of the solver's table, MB.
+pub const SOLVER_HASH_MB: usize = 64;
+
 impl Searcher {
-    /// A searcher with a table of `hash_megabytes` MB.
+    /// A searcher with a table of `hash_megabytes` MB and a solver table of
+    /// [`SOLVER_HASH_MB`].
     #[must_use]
     pub fn new(hash_megabytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_megabytes),
             histories: vec![History::default()],
+            solver: Solver::new(SOLVER_HASH_MB),
         }
+    }
+
+    /// Replaces the solver's table by one of `megabytes` MB (its proofs are lost).
+    pub fn resize_solver(&mut self, megabytes: usize) {
+        self.solver = Solver::new(0);
+        self.solver = Solver::new(megabytes);
+    }
+
+    /// The exact solver (for `go solve`).
+    pub fn solver(&mut self) -> &mut Solver {
+        &mut self.solver
     }
 
     /// Searches with `threads` threads from now on (Lazy SMP: helpers search the same
@@ -79,6 +98,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.histories.iter_mut().for_each(History::clear);
+        self.solver.clear();
     }
 
     /// Searches `pos` within `params`, telling `report` of every finished line, until
@@ -112,6 +132,18 @@ impl Searcher {
             params.overhead,
             moves_left(squares, pos.empty().count() as usize),
         );
+        let plain_search = !params.searchmoves.is_empty() || params.multipv > 1 || params.exact;
+        if let Some(nodes) = endgame::node_budget(params.time, budget).filter(|_| !plain_search) {
+            let deadline = budget
+                .hard
+                .filter(|_| !control.pondering())
+                .map(|hard| Instant::now() + hard / 2);
+            if let Some(result) =
+                endgame::try_solve(&mut self.solver, pos, nodes, deadline, control, report)
+            {
+                return result;
+            }
+        }
         let stops = Stops {
             budget,
             nodes: params.nodes,

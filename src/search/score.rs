@@ -25,6 +25,14 @@ pub const fn mated_at(ply: usize) -> Score {
     -MATE + ply as Score
 }
 
+/// The score of a position proven won (`wins`) or lost by the side to move, the game
+/// ending `plies` plies from now.
+#[must_use]
+pub fn proven(wins: bool, plies: u32) -> Score {
+    let plies = plies.min(MAX_PLY as u32) as Score;
+    if wins { MATE - plies } else { -MATE + plies }
+}
+
 /// Whether `score` is a proven win or loss.
 #[must_use]
 pub const fn is_proven(score: Score) -> bool {
@@ -85,6 +93,10 @@ mod tests {
         );
         assert_eq!(uci(mated_at(4)), "mate -2");
         assert_eq!(uci(mated_at(0)), "mate 0", "no legal move now");
+        assert_eq!(uci(proven(true, 1)), "mate 1");
+        assert_eq!(uci(proven(true, 5)), "mate 3");
+        assert_eq!(uci(proven(false, 0)), "mate 0");
+        assert_eq!(uci(proven(false, 4)), "mate -2");
         assert_eq!(uci(35), "cp 35");
     }
 

@@ -1,0 +1,107 @@
+//! Perfect endgames: a position small enough to prove within the search's means goes
+//! to the exact solver first, so the engine plays proven wins (and the longest proven
+//! defence) instead of guessing.
+
+use std::time::Instant;
+
+use crate::rules::{Bitboard, Position};
+
+use super::SearchControl;
+use super::root::{Iteration, SearchResult};
+use super::score::proven;
+use super::solver::{SolveLimits, Solver, can_solve_quickly};
+use super::time::{Budget, TimeControl};
+
+/// Solver nodes a second assumed when thinking time becomes a node budget (the
+/// solver runs at 1.5 to 2 million on this machine's endgames; the margin keeps the
+/// switch from eating the whole move).
+const SOLVER_NODES_PER_SECOND: f64 = 1.0e6;
+
+/// The most nodes the switch ever gives the solver, however long the move: a few
+/// seconds of silence at most before the normal search starts reporting. Positions
+/// that need more are left to the normal search, which proves them when they shrink.
+const MAX_SOLVER_NODES: u64 = 4_000_000;
+
+/// The nodes the solver may spend before the normal search of a move on the clock:
+/// half of the soft deadline's worth, at most [`MAX_SOLVER_NODES`]. Searches with a fixed depth or node count, and
+/// `go infinite`, do not use the solver: they are plain alpha-beta searches.
+#[must_use]
+pub(super) fn node_budget(time: TimeControl, budget: Budget) -> Option<u64> {
+    match time {
+        TimeControl::Unlimited => None,
+        TimeControl::MoveTime(_) | TimeControl::Clock(_) => budget
+            .soft
+            .map(|soft| (soft.as_secs_f64() * 0.5 * SOLVER_NODES_PER_SECOND) as u64)
+            .map(|nodes| nodes.min(MAX_SOLVER_NODES)),
+    }
+}
+
+/// Solves `pos` if it looks provable within `nodes` nodes (and before `deadline`),
+/// reporting the proven line as one iteration; `None` (play on with the normal
+/// search) when it does not look small enough or the proof does not come in time.
+pub(super) fn try_solve<B: Bitboard>(
+    solver: &mut Solver,
+    pos: &Position<B>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&Iteration<'_, B>),
+) -> Option<SearchResult<B>> {
+    if !can_solve_quickly(pos, nodes) {
+        return None;
+    }
+    let started = Instant::now();
+    let limits = SolveLimits {
+        node_limit: Some(nodes),
+        deadline,
+        ..SolveLimits::new(control.stop_flag())
+    };
+    let result = solver.solve(pos, &limits, &mut |_| {}).ok()?;
+    let score = proven(result.side_to_move_wins, result.plies_to_end);
+    report(&Iteration {
+        depth: result.plies_to_end,
+        seldepth: result.plies_to_end,
+        multipv: 1,
+        score,
+        nodes: result.nodes,
+        elapsed: started.elapsed(),
+        hashfull: result.table_permille,
+        pv: &result.pv,
+    });
+    Some(SearchResult {
+        best: result.best_move,
+        ponder: result.pv.get(1).copied(),
+        score,
+        depth: result.plies_to_end,
+        nodes: result.nodes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn only_moves_on_the_clock_use_the_solver() {
+        let soft = Budget {
+            soft: Some(Duration::from_millis(200)),
+            hard: Some(Duration::from_millis(600)),
+        };
+        let none = Budget {
+            soft: None,
+            hard: None,
+        };
+        assert_eq!(node_budget(TimeControl::Unlimited, none), None);
+        assert_eq!(node_budget(TimeControl::Unlimited, soft), None);
+        let movetime = TimeControl::MoveTime(Duration::from_millis(200));
+        assert_eq!(node_budget(movetime, soft), Some(100_000));
+        assert_eq!(node_budget(movetime, none), None);
+        let an_hour = Budget {
+            soft: Some(Duration::from_secs(3600)),
+            hard: Some(Duration::from_secs(3600)),
+        };
+        let long = TimeControl::MoveTime(Duration::from_secs(3600));
+        assert_eq!(node_budget(long, an_hour), Some(MAX_SOLVER_NODES));
+    }
+}
