@@ -119,14 +119,17 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the searcher thread with a table of `hash_megabytes` MB.
+    /// Starts the searcher thread with a table of `hash_megabytes` MB. The tables are
+    /// allocated here, before any command is read, so that the first `go` does not
+    /// wait for them while its clock runs.
     pub fn start(hash_megabytes: usize) -> std::io::Result<Engine> {
         let (job_tx, job_rx) = unbounded();
         let (event_tx, event_rx) = unbounded();
+        let searcher = Searcher::new(hash_megabytes);
         let thread = std::thread::Builder::new()
             .name("searcher".into())
             .stack_size(64 << 20)
-            .spawn(move || searcher_loop(hash_megabytes, &job_rx, &event_tx))?;
+            .spawn(move || searcher_loop(searcher, &job_rx, &event_tx))?;
         Ok(Engine {
             jobs: Some(job_tx),
             events: event_rx,
@@ -158,8 +161,7 @@ impl Drop for Engine {
     }
 }
 
-fn searcher_loop(hash_megabytes: usize, jobs: &Receiver<Job>, events: &Sender<Event>) {
-    let mut searcher = Searcher::new(hash_megabytes);
+fn searcher_loop(mut searcher: Searcher, jobs: &Receiver<Job>, events: &Sender<Event>) {
     let say = |line: String| {
         let _ = events.send(Event::Line(line));
     };
