@@ -428,8 +428,8 @@ impl<W: Write> Session<W> {
         for line in [
             format!("Evaluation for the side to move, {side}:"),
             format!(
-                "  moves            {:>4} against {:>4}  {:>+6}",
-                e.own_moves, e.their_moves, e.moves
+                "  jumps            {:>4} against {:>4}  {:>+6}",
+                e.own_jumps, e.their_moves, e.moves
             ),
             format!(
                 "  movable stones   {:>4} against {:>4}  {:>+6}",

@@ -20,6 +20,8 @@ const MOVABLE_STONE: Score = 25;
 pub struct Evaluation {
     /// Legal moves of the side to move (0: it has lost).
     pub own_moves: u64,
+    /// Jumps of the side to move (its legal moves once the removals are over).
+    pub own_jumps: u64,
     /// Jumps the opponent would have if it were to move.
     pub their_moves: u64,
     /// Stones of the side to move that can jump.
@@ -50,6 +52,7 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>) -> Evaluation {
     let movable = (own.movable_stones as Score - theirs.movable_stones as Score) * MOVABLE_STONE;
     Evaluation {
         own_moves,
+        own_jumps: own.moves,
         their_moves: theirs.moves,
         own_movable: own.movable_stones,
         their_movable: theirs.movable_stones,
