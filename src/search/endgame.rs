@@ -38,7 +38,10 @@ pub(super) fn node_budget(time: TimeControl, budget: Budget) -> Option<u64> {
 
 /// Solves `pos` if it looks provable within `nodes` nodes (and before `deadline`),
 /// reporting the proven line as one iteration; `None` (play on with the normal
-/// search) when it does not look small enough or the proof does not come in time.
+/// search) when it does not look small enough, the proof does not come in time, or
+/// the proof is a loss: the proof's losing move is merely the one whose refutation
+/// took longest, while the normal search plays for the mobility that gives a
+/// fallible opponent the most chances to go wrong.
 pub(super) fn try_solve<B: Bitboard>(
     solver: &mut Solver,
     pos: &Position<B>,
@@ -56,7 +59,10 @@ pub(super) fn try_solve<B: Bitboard>(
         deadline,
         ..SolveLimits::new(control.stop_flag())
     };
-    let result = solver.solve(pos, &limits, &mut |_| {}).ok()?;
+    let result = solver
+        .solve(pos, &limits, &mut |_| {})
+        .ok()
+        .filter(|proof| proof.side_to_move_wins)?;
     let score = proven(result.side_to_move_wins, result.plies_to_end);
     report(&Iteration {
         depth: result.plies_to_end,
@@ -103,5 +109,44 @@ mod tests {
         };
         let long = TimeControl::MoveTime(Duration::from_secs(3600));
         assert_eq!(node_budget(long, an_hour), Some(MAX_SOLVER_NODES));
+    }
+
+    #[test]
+    fn only_proven_wins_replace_the_normal_search() {
+        use crate::rules::{AnyPosition, BoardSize, Variant};
+        let start = |w, h| match AnyPosition::start(Variant {
+            size: BoardSize::new(w, h).unwrap(),
+            ..Variant::default()
+        }) {
+            AnyPosition::Small(p) => p,
+            _ => unreachable!("small boards"),
+        };
+        let mut solver = Solver::new(1);
+        let control = SearchControl::new(false);
+        let mut reported = 0;
+        // 5x5 is a first-player win, 4x4 a second-player win (black moves first).
+        let won = try_solve(
+            &mut solver,
+            &start(5, 5),
+            100_000,
+            None,
+            &control,
+            &mut |_| {
+                reported += 1;
+            },
+        );
+        assert!(won.is_some_and(|r| r.score > 0 && r.best.is_some()));
+        let lost = try_solve(
+            &mut solver,
+            &start(4, 4),
+            100_000,
+            None,
+            &control,
+            &mut |_| {
+                reported += 1;
+            },
+        );
+        assert!(lost.is_none());
+        assert_eq!(reported, 1, "only the win is reported");
     }
 }
