@@ -14,10 +14,12 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::bench;
 use crate::rules::{AnyPosition, Bitboard, Color, Move, Perft, Position};
-use crate::search::score::{proven, uci};
+use crate::search::score::uci;
 use crate::search::solver::{InterruptReason, SolveLimits, SolveProgress};
 use crate::search::time::{Clock, TimeControl};
-use crate::search::{Iteration, SearchControl, SearchParams, SearchResult, Searcher};
+use crate::search::{
+    Iteration, SearchControl, SearchParams, SearchResult, Searcher, proven_line, proven_result,
+};
 use crate::with_position;
 
 /// The limits of one `go`, as the protocol gave them (clocks by colour).
@@ -338,25 +340,9 @@ fn solve<B: Bitboard>(
     };
     match searcher.solver().solve(pos, &limits, &mut { progress }) {
         Ok(proof) => {
-            let result = SearchResult {
-                best: proof.best_move,
-                ponder: proof.pv.get(1).copied(),
-                score: proven(proof.side_to_move_wins, proof.plies_to_end),
-                depth: proof.plies_to_end,
-                nodes: proof.nodes,
-            };
+            let result = proven_result(&proof);
             if result.best.is_some() {
-                let line = Iteration {
-                    depth: proof.plies_to_end,
-                    seldepth: proof.plies_to_end,
-                    multipv: 1,
-                    score: result.score,
-                    nodes: proof.nodes,
-                    elapsed: proof.elapsed,
-                    hashfull: proof.table_permille,
-                    pv: &proof.pv,
-                };
-                say(info_line(pos, &line, false));
+                say(info_line(pos, &proven_line(&proof), false));
             }
             finish(pos, &result, settings, say)
         }

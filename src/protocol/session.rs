@@ -315,13 +315,11 @@ impl<W: Write> Session<W> {
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
         let before = self.options.clone();
         match self.options.set(name, value) {
-            Ok(Change::Hash) => {
-                self.resize_table("Hash", before.hash_mb, self.options.hash_mb, Job::SetHash)
-            }
+            Ok(Change::Hash) => self.resize_table("Hash", before, |o| o.hash_mb, Job::SetHash),
             Ok(Change::SolverHash) => self.resize_table(
                 "SolverHash",
-                before.solver_hash_mb,
-                self.options.solver_hash_mb,
+                before,
+                |o| o.solver_hash_mb,
                 Job::SetSolverHash,
             ),
             Ok(Change::ClearHash) => self.run_blocking(Job::Clear),
@@ -343,20 +341,21 @@ impl<W: Write> Session<W> {
     }
 
     /// Gives a table option's new size to the searcher, or refuses a size the system
-    /// cannot give and keeps the old one.
+    /// cannot give and goes back to the options as they were `before`. `size` reads
+    /// the option's value in MB.
     fn resize_table(
         &mut self,
         name: &str,
-        kept: usize,
-        asked: usize,
+        before: Options,
+        size: fn(&Options) -> usize,
         job: fn(usize) -> Job,
     ) -> io::Result<()> {
+        let asked = size(&self.options);
         if memory_available(asked) {
             return self.run_blocking(job(asked));
         }
-        self.options
-            .set(name, &kept.to_string())
-            .expect("the old value was valid");
+        let kept = size(&before);
+        self.options = before;
         self.error(&format!(
             "option {name}: the system cannot give {asked} MB; the value stays {kept}"
         ))

@@ -9,7 +9,7 @@ use crate::rules::{Bitboard, Position};
 use super::SearchControl;
 use super::root::{Iteration, SearchResult};
 use super::score::proven;
-use super::solver::{SolveLimits, Solver, can_solve_quickly};
+use super::solver::{SolveLimits, SolveResult, Solver, can_solve_quickly};
 use super::time::{Budget, TimeControl};
 
 /// Solver nodes a second assumed when thinking time becomes a node budget (the
@@ -53,34 +53,46 @@ pub(super) fn try_solve<B: Bitboard>(
     if !can_solve_quickly(pos, nodes) {
         return None;
     }
-    let started = Instant::now();
     let limits = SolveLimits {
         node_limit: Some(nodes),
         deadline,
         ..SolveLimits::new(control.stop_flag())
     };
-    let result = solver
+    let proof = solver
         .solve(pos, &limits, &mut |_| {})
         .ok()
         .filter(|proof| proof.side_to_move_wins)?;
-    let score = proven(result.side_to_move_wins, result.plies_to_end);
-    report(&Iteration {
-        depth: result.plies_to_end,
-        seldepth: result.plies_to_end,
+    report(&proven_line(&proof));
+    Some(proven_result(&proof))
+}
+
+/// A proof as a search's one finished line: its length in plies as the depth, the
+/// proven result as a mate score.
+#[must_use]
+pub fn proven_line<B: Bitboard>(proof: &SolveResult<B>) -> Iteration<'_, B> {
+    Iteration {
+        depth: proof.plies_to_end,
+        seldepth: proof.plies_to_end,
         multipv: 1,
-        score,
-        nodes: result.nodes,
-        elapsed: started.elapsed(),
-        hashfull: result.table_permille,
-        pv: &result.pv,
-    });
-    Some(SearchResult {
-        best: result.best_move,
-        ponder: result.pv.get(1).copied(),
-        score,
-        depth: result.plies_to_end,
-        nodes: result.nodes,
-    })
+        score: proven(proof.side_to_move_wins, proof.plies_to_end),
+        nodes: proof.nodes,
+        elapsed: proof.elapsed,
+        hashfull: proof.table_permille,
+        pv: &proof.pv,
+    }
+}
+
+/// A proof as a search's result: the proven line's first move, and its second as the
+/// expected reply.
+#[must_use]
+pub fn proven_result<B: Bitboard>(proof: &SolveResult<B>) -> SearchResult<B> {
+    SearchResult {
+        best: proof.best_move,
+        ponder: proof.pv.get(1).copied(),
+        score: proven(proof.side_to_move_wins, proof.plies_to_end),
+        depth: proof.plies_to_end,
+        nodes: proof.nodes,
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use crate::rules::{Bitboard, Move, Position};
 
 pub use control::SearchControl;
+pub use endgame::{proven_line, proven_result};
 pub use root::{Iteration, SearchResult};
 pub use tt::TranspositionTable;
 
@@ -72,6 +73,7 @@ impl Searcher {
 
     /// Replaces the solver's table by one of `megabytes` MB (its proofs are lost).
     pub fn resize_solver(&mut self, megabytes: usize) {
+        // Free the old table first, as `resize` does.
         self.solver = Solver::new(0);
         self.solver = Solver::new(megabytes);
     }

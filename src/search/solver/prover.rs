@@ -277,7 +277,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         node.pos.generate(&mut list);
         if list.overflowed() {
             self.lists[ply] = list;
-            return Err(self.interrupted(InterruptReason::TooManyMoves));
+            return Err(self.too_many_moves());
         }
         let spare = node.mover_has_spare();
         if list.is_empty() && !spare {
