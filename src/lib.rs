@@ -4,10 +4,12 @@
 //! - [`search`]: evaluation, alpha-beta search, and the exact solver.
 //! - [`engine`]: the searcher thread and its channels.
 //! - [`protocol`]: the UGI/UCI text protocol and the session.
+//! - [`client`]: driving an engine process (for the referee and GUIs).
 //! - [`referee`]: engine-vs-engine matches judged with the rules.
 //! - [`bench`]: fixed work for measuring speed.
 
 pub mod bench;
+pub mod client;
 pub mod engine;
 pub mod protocol;
 pub mod referee;

@@ -7,13 +7,11 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::clock::{TimeControl, parse_seconds};
 use super::config::{
-    Config, EngineSpec, Limits, MergeConfig, OpeningOrder, OpeningsConfig, Shard, SprtConfig,
-    SprtModel, Timeouts, TournamentKind,
+    Config, MergeConfig, OpeningOrder, OpeningsConfig, Shard, SprtConfig, SprtModel, Timeouts,
+    TournamentKind,
 };
-use super::engine_process::ProcessSpec;
-use super::protocol::Dialect;
+use crate::client::{EngineKeys, SpecError, parse_seconds};
 use crate::rules::{BoardSize, MultiJump, Opening, Variant};
 
 /// The help text.
@@ -96,129 +94,22 @@ pub enum CliError {
     Invalid(String),
 }
 
+impl From<SpecError> for CliError {
+    fn from(e: SpecError) -> Self {
+        match e {
+            SpecError::BadValue { key, reason } => CliError::BadValue {
+                option: key,
+                reason,
+            },
+            SpecError::Invalid(reason) => CliError::Invalid(reason),
+        }
+    }
+}
+
 fn bad(option: &str, reason: impl ToString) -> CliError {
     CliError::BadValue {
         option: option.to_string(),
         reason: reason.to_string(),
-    }
-}
-
-/// Engine keys as given, before `-each` and the engine's own keys are combined.
-#[derive(Clone, Debug, Default)]
-struct EngineKeys {
-    cmd: Option<String>,
-    name: Option<String>,
-    args: Vec<String>,
-    dir: Option<PathBuf>,
-    options: Vec<(String, String)>,
-    dialect: Option<Dialect>,
-    tc: Option<TimeControl>,
-    move_time: Option<Duration>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    margin: Option<Duration>,
-}
-
-impl EngineKeys {
-    fn set(&mut self, token: &str) -> Result<(), CliError> {
-        let Some((key, value)) = token.split_once('=') else {
-            return Err(bad(token, "engine settings are key=value"));
-        };
-        match key {
-            "cmd" => self.cmd = Some(value.to_string()),
-            "name" => self.name = Some(value.to_string()),
-            "arg" => self.args.push(value.to_string()),
-            "dir" => self.dir = Some(PathBuf::from(value)),
-            "proto" => {
-                self.dialect = Some(match value {
-                    "ugi" => Dialect::Ugi,
-                    "uci" => Dialect::Uci,
-                    _ => return Err(bad(key, "proto is ugi or uci")),
-                });
-            }
-            "tc" => self.tc = Some(value.parse().map_err(|e| bad(key, e))?),
-            "st" => self.move_time = Some(parse_seconds(value).map_err(|e| bad(key, e))?),
-            "depth" => self.depth = Some(number(key, value)?),
-            "nodes" => self.nodes = Some(number(key, value)?),
-            "timemargin" => self.margin = Some(Duration::from_millis(number(key, value)?)),
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    self.options.push((name.to_string(), value.to_string()));
-                }
-                _ => return Err(bad(key, "unknown engine key")),
-            },
-        }
-        Ok(())
-    }
-
-    /// `self` (an engine's keys) over `each`.
-    fn over(self, each: &EngineKeys) -> EngineKeys {
-        // An engine's own clock (tc= or st=) replaces the shared one as a whole.
-        let own_clock = self.tc.is_some() || self.move_time.is_some();
-        let (tc, move_time) = if own_clock {
-            (self.tc, self.move_time)
-        } else {
-            (each.tc, each.move_time)
-        };
-        let mut options = each.options.clone();
-        options.retain(|(n, _)| !self.options.iter().any(|(m, _)| m.eq_ignore_ascii_case(n)));
-        options.extend(self.options);
-        EngineKeys {
-            cmd: self.cmd.or_else(|| each.cmd.clone()),
-            name: self.name.or_else(|| each.name.clone()),
-            args: each.args.iter().cloned().chain(self.args).collect(),
-            dir: self.dir.or_else(|| each.dir.clone()),
-            options,
-            dialect: self.dialect.or(each.dialect),
-            tc,
-            move_time,
-            depth: self.depth.or(each.depth),
-            nodes: self.nodes.or(each.nodes),
-            margin: self.margin.or(each.margin),
-        }
-    }
-
-    fn into_spec(self, n: usize) -> Result<EngineSpec, CliError> {
-        let who = || match &self.name {
-            Some(name) => format!("engine '{name}'"),
-            None => format!("engine {n}"),
-        };
-        let Some(cmd) = self.cmd.clone() else {
-            return Err(CliError::Invalid(format!("{} has no cmd=", who())));
-        };
-        if self.tc.is_some() && self.move_time.is_some() {
-            return Err(CliError::Invalid(format!(
-                "{}: give tc= or st=, not both",
-                who()
-            )));
-        }
-        let limited = self.tc.is_some()
-            || self.move_time.is_some()
-            || self.depth.is_some()
-            || self.nodes.is_some();
-        if !limited {
-            return Err(CliError::Invalid(format!(
-                "{} has no limit: give tc=, st=, depth= or nodes= (or set it with -each)",
-                who()
-            )));
-        }
-        Ok(EngineSpec {
-            name: self.name,
-            process: ProcessSpec {
-                cmd: PathBuf::from(cmd),
-                args: self.args,
-                dir: self.dir,
-            },
-            options: self.options,
-            limits: Limits {
-                tc: self.tc,
-                move_time: self.move_time,
-                depth: self.depth,
-                nodes: self.nodes,
-                margin: self.margin.unwrap_or_default(),
-            },
-            dialect: self.dialect,
-        })
     }
 }
 
@@ -418,7 +309,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
     config.engines = engines
         .into_iter()
         .enumerate()
-        .map(|(n, keys)| keys.over(&each).into_spec(n + 1))
+        .map(|(n, keys)| keys.over(&each).into_spec(n + 1).map_err(CliError::from))
         .collect::<Result<_, _>>()?;
     check(&config)?;
     Ok(Invocation::Run(Box::new(config)))

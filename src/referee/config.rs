@@ -1,67 +1,11 @@
 //! What a run of the referee was asked to do, as plain values (read from the command
 //! line by [`cli`](super::cli)).
 
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::clock::TimeControl;
-use super::engine_process::ProcessSpec;
-use super::protocol::Dialect;
+use crate::client::EngineSpec;
 use crate::rules::Variant;
-
-/// How long an engine may think about one move, as given on its command line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// `tc=`: a clock for the whole game.
-    pub tc: Option<TimeControl>,
-    /// `st=`: a fixed time per move.
-    pub move_time: Option<Duration>,
-    /// `depth=`.
-    pub depth: Option<u32>,
-    /// `nodes=`.
-    pub nodes: Option<u64>,
-    /// `timemargin=`: how late a `bestmove` may come before it loses on time.
-    pub margin: Duration,
-}
-
-impl fmt::Display for Limits {
-    /// The limits as command-line keys: `tc=10+0.1 depth=5 timemargin=50`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if let Some(tc) = self.tc {
-            parts.push(format!("tc={tc}"));
-        }
-        if let Some(t) = self.move_time {
-            parts.push(format!("st={}", t.as_secs_f64()));
-        }
-        if let Some(d) = self.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes={n}"));
-        }
-        if !self.margin.is_zero() {
-            parts.push(format!("timemargin={}", self.margin.as_millis()));
-        }
-        f.write_str(&parts.join(" "))
-    }
-}
-
-/// One engine of the tournament.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// `name=`, or `None` to use the engine's `id name`.
-    pub name: Option<String>,
-    /// `cmd=`, `arg=` and `dir=`.
-    pub process: ProcessSpec,
-    /// `option.<Name>=<value>`, in the order given.
-    pub options: Vec<(String, String)>,
-    /// The time, depth and node limits.
-    pub limits: Limits,
-    /// `proto=ugi|uci`, or `None` to try `ugi` and then `uci`.
-    pub dialect: Option<Dialect>,
-}
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

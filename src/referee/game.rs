@@ -4,12 +4,10 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use super::clock::Clock;
-use super::config::{Limits, Timeouts};
-use super::engine::{Answer, Engine};
-use super::engine_process::RecvError;
+use super::config::Timeouts;
 use super::openings::StartPosition;
-use super::protocol::{self, ClockReading, Dialect, GoLimits};
 use super::schedule::GameSpec;
+use crate::client::{self, Answer, ClockReading, Dialect, Engine, GoLimits, Limits, RecvError};
 use crate::rules::{AnyPosition, Color, Variant};
 
 /// How a game ended.
@@ -248,8 +246,8 @@ fn judge(
         };
         let dialect: Dialect = player.engine.dialect();
         let answer = player.engine.think(
-            &protocol::position_command(start.fen(), &texts),
-            &protocol::go_command(dialect, &go),
+            &client::position_command(start.fen(), &texts),
+            &client::go_command(dialect, &go),
             wait,
             table.stop,
         );

@@ -7,22 +7,19 @@
 //!
 //! - [`cli`] reads the command line into a [`config::Config`];
 //! - [`runner`] plays it with [`worker`] threads, each game by [`game`] through
-//!   [`engine`] (the protocol) and [`engine_process`] (the process);
+//!   [`client`](crate::client), which drives the engine processes;
 //! - [`stats`], [`sprt`], [`standings`] and [`report`] compute and print results;
 //!   [`pgn`], [`json`] and [`state`] write them; [`merge`] combines shards.
 
 pub mod cli;
 pub mod clock;
 pub mod config;
-pub mod engine;
-pub mod engine_process;
 pub mod game;
 pub mod interrupt;
 pub mod json;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
-pub mod protocol;
 pub mod report;
 pub mod runner;
 pub mod schedule;

@@ -14,19 +14,18 @@ use crossbeam_channel::RecvTimeoutError;
 use thiserror::Error;
 
 use super::cli::{self, CliError, Invocation};
-use super::config::{Config, EngineSpec, TournamentKind};
-use super::engine::{Engine, StartError};
+use super::config::{Config, TournamentKind};
 use super::game::GameRecord;
 use super::json::{self, GameJson, JsonError, RunInfo, Summary};
 use super::openings::{Openings, OpeningsError, StartPosition};
 use super::pgn;
-use super::protocol::Dialect;
 use super::report;
 use super::schedule::{self, GameSpec};
 use super::sprt::Decision;
 use super::standings::Standings;
 use super::state::{self, StateFile};
 use super::worker::{self, Shared};
+use crate::client::{Dialect, Engine, EngineSpec, StartError};
 use crate::rules::AnyPosition;
 
 /// A run that could not be carried out.

@@ -7,12 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossbeam_channel::Sender;
 
-use super::config::{EngineSpec, Timeouts};
-use super::engine::{Engine, StartError};
+use super::config::Timeouts;
 use super::game::{self, GameRecord, Player, Table, Termination};
 use super::openings::StartPosition;
-use super::protocol::Dialect;
 use super::schedule::GameSpec;
+use crate::client::{Dialect, Engine, EngineSpec, StartError};
 use crate::rules::{AnyPosition, Color, Variant};
 
 /// What every worker shares.

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::config::EngineSpec;
-use super::engine_process::{EngineProcess, RecvError};
+use super::process::{EngineProcess, RecvError};
 use super::protocol::{self, Dialect, EngineLine};
+use super::spec::EngineSpec;
 use crate::rules::Variant;
 
 /// An engine that could not be started.

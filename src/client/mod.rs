@@ -1,0 +1,25 @@
+//! Driving an engine from outside: what the referee and a GUI both need.
+//!
+//! - [`EngineSpec`]: an engine as the command line gives it (`cmd=`, `option.X=`,
+//!   `tc=`...), read with [`EngineKeys`];
+//! - [`EngineProcess`]: the operating-system process, in its own process group, its
+//!   output read line by line;
+//! - [`Engine`]: the engine as a player, the handshake, `go` and its `bestmove`;
+//! - the text written to engines and read back ([`go_command`], [`parse_line`], ...).
+//!
+//! Depends on [`rules`](crate::rules) only.
+
+mod engine;
+mod process;
+mod protocol;
+mod spec;
+mod time;
+
+pub use engine::{Answer, Engine, StartError};
+pub use process::{EngineProcess, Line, ProcessSpec, RecvError};
+pub use protocol::{
+    ClockReading, Dialect, EngineLine, GoLimits, go_command, parse_line, position_command,
+    set_option,
+};
+pub use spec::{EngineKeys, EngineSpec, Limits, SpecError};
+pub use time::{TimeControl, TimeError, parse_seconds};
