@@ -1,20 +1,32 @@
 //! A small engine for testing the referee: it speaks UGI (or only UCI), plays the first,
 //! a random or a greedy legal move, and can be told to misbehave in the ways real
 //! engines do: crash, hang, play illegal moves, print garbage, answer late, start
-//! slowly, or never finish the handshake.
+//! slowly, never finish the handshake, flood its output, or write what no engine should.
 //!
 //! ```text
 //! fake-engine [--name N] [--play first|random|greedy] [--seed S] [--think-ms MS]
-//!             [--fault crash|hang|illegal|garbage|late|none] [--fault-at N] [--fault-ms MS]
-//!             [--startup-ms MS] [--no-handshake] [--uci-only] [--no-readyok]
-//!             [--pid-dir DIR] [--spawn-child]
+//!             [--fault crash|hang|illegal|garbage|late|flood|endless|bad-utf8|double|early|none]
+//!             [--fault-at N] [--fault-ms MS] [--fault-bytes N] [--flood-idle]
+//!             [--score TEXT] [--noise SEED] [--startup-ms MS] [--no-handshake]
+//!             [--uci-only] [--no-readyok] [--pid-dir DIR] [--spawn-child] [--setsid-child]
 //! ```
 //!
-//! `--fault-at N` (default 1) picks which `go` of the process misbehaves; `--pid-dir`
-//! records the ids of the process and of its `--spawn-child` helper (a `sleep` in the
-//! same process group) so tests can check that none is left behind.
+//! `--fault-at N` (default 1) picks which `go` of the process misbehaves. At that `go`,
+//! `flood` writes `--fault-bytes` bytes (default 32 MiB) of complete `info` lines and
+//! then hangs; `endless` writes as many bytes without a line end and then hangs;
+//! `bad-utf8` answers a move that is not UTF-8; `double` answers twice, the second
+//! time with an illegal move; `early` answers an illegal move as soon as a position
+//! arrives, before `go`, and the right one after `go`. `--flood-idle` floods
+//! `info` lines after each `bestmove`, while the opponent thinks. `--score` is the
+//! score text of its `info` lines; `--noise SEED` precedes every answer with seeded
+//! random junk (invalid UTF-8, control characters, long lines, lines cut short).
+//! `--pid-dir` records the ids of the process and of its helpers so tests can check
+//! that none is left behind: `--spawn-child` starts a `sleep` in the same process
+//! group (it keeps the output pipe open), `--setsid-child` one in a session of its
+//! own, out of reach of a process-group kill.
 
 use std::io::{self, BufRead, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, ExitCode};
 use std::str::FromStr;
 use std::thread;
@@ -37,6 +49,11 @@ enum Fault {
     Illegal,
     Garbage,
     Late,
+    Flood,
+    Endless,
+    BadUtf8,
+    Double,
+    Early,
 }
 
 struct Options {
@@ -53,6 +70,11 @@ struct Options {
     no_readyok: bool,
     pid_dir: Option<String>,
     spawn_child: bool,
+    setsid_child: bool,
+    fault_bytes: u64,
+    flood_idle: bool,
+    score: String,
+    noise: Option<u64>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -70,8 +92,20 @@ fn parse_options() -> Result<Options, String> {
         no_readyok: false,
         pid_dir: None,
         spawn_child: false,
+        setsid_child: false,
+        fault_bytes: 32 << 20,
+        flood_idle: false,
+        score: "cp 0".into(),
+        noise: None,
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = Vec::new();
+    for arg in std::env::args_os().skip(1) {
+        args.push(
+            arg.into_string()
+                .map_err(|a| format!("argument {} is not UTF-8", a.to_string_lossy()))?,
+        );
+    }
+    let mut args = args.into_iter();
     let ms = |v: Option<String>| -> Result<Duration, String> { Ok(Duration::from_millis(num(v)?)) };
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -94,7 +128,12 @@ fn parse_options() -> Result<Options, String> {
                     Some("illegal") => Fault::Illegal,
                     Some("garbage") => Fault::Garbage,
                     Some("late") => Fault::Late,
-                    _ => return Err("--fault crash|hang|illegal|garbage|late|none".into()),
+                    Some("flood") => Fault::Flood,
+                    Some("endless") => Fault::Endless,
+                    Some("bad-utf8") => Fault::BadUtf8,
+                    Some("double") => Fault::Double,
+                    Some("early") => Fault::Early,
+                    _ => return Err("--fault: see the usage at the top of fake-engine.rs".into()),
                 }
             }
             "--fault-at" => o.fault_at = num(args.next())?,
@@ -105,6 +144,11 @@ fn parse_options() -> Result<Options, String> {
             "--no-readyok" => o.no_readyok = true,
             "--pid-dir" => o.pid_dir = Some(args.next().ok_or("--pid-dir needs a value")?),
             "--spawn-child" => o.spawn_child = true,
+            "--setsid-child" => o.setsid_child = true,
+            "--fault-bytes" => o.fault_bytes = num(args.next())?,
+            "--flood-idle" => o.flood_idle = true,
+            "--score" => o.score = args.next().ok_or("--score needs a value")?,
+            "--noise" => o.noise = Some(num(args.next())?),
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -136,6 +180,20 @@ fn main() -> ExitCode {
     {
         record_pid(&o.pid_dir, child.id());
     }
+    if o.setsid_child {
+        let mut command = Command::new("sleep");
+        command.arg("300").stdout(std::process::Stdio::null());
+        // SAFETY: setsid only changes the new process's session; it is async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+        if let Ok(child) = command.spawn() {
+            record_pid(&o.pid_dir, child.id());
+        }
+    }
     thread::sleep(o.startup);
     match serve(&o) {
         Ok(code) => ExitCode::from(code),
@@ -151,8 +209,9 @@ fn serve(o: &Options) -> io::Result<u8> {
     let mut position: Result<AnyPosition, String> = Ok(AnyPosition::start(variant));
     let mut goes = 0;
     let mut confused = false;
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut noise = o.noise.map(mix);
+    for line in stdin.lock().split(b'\n') {
+        let line = String::from_utf8_lossy(&line?).into_owned();
         let tokens: Vec<&str> = line.split_whitespace().collect();
         match tokens.first().copied() {
             Some("ugi") if !o.no_handshake && !o.uci_only => hello(&mut out, o, "ugiok")?,
@@ -160,7 +219,14 @@ fn serve(o: &Options) -> io::Result<u8> {
             Some("isready") if !o.no_readyok => writeln!(out, "readyok")?,
             Some("uginewgame") if o.uci_only => confused = true,
             Some("setoption") => set_option(&tokens, &mut variant),
-            Some("position") => position = read_position(&tokens, variant),
+            Some("position") => {
+                position = read_position(&tokens, variant);
+                if o.fault == Fault::Early
+                    && let Ok(p) = &position
+                {
+                    writeln!(out, "bestmove {}", illegal_move(p))?;
+                }
+            }
             Some("go") => {
                 goes += 1;
                 confused |= o.uci_only && tokens.contains(&"p1time");
@@ -175,19 +241,49 @@ fn serve(o: &Options) -> io::Result<u8> {
                         thread::sleep(Duration::from_secs(3600));
                     },
                     Fault::Late => thread::sleep(o.fault_time),
+                    Fault::Flood => {
+                        flood(
+                            &mut out,
+                            b"info depth 1 score cp 0 nodes 1\n",
+                            o.fault_bytes,
+                        )?;
+                        hang();
+                    }
+                    Fault::Endless => {
+                        flood(&mut out, b"x", o.fault_bytes)?;
+                        hang();
+                    }
                     _ => thread::sleep(o.think),
+                }
+                if let Some(state) = &mut noise {
+                    write_noise(&mut out, state)?;
                 }
                 let reply = match (&position, fault, confused) {
                     (_, Fault::Garbage, _) => "%$#@! no idea\nbestmove !!garbage!!".to_string(),
                     (Err(e), _, _) => format!("info string bad position: {e}\nbestmove error"),
                     (_, _, true) => "info string spoken to in UGI\nbestmove error".to_string(),
                     (Ok(p), Fault::Illegal, _) => format!("bestmove {}", illegal_move(p)),
+                    (Ok(_), Fault::BadUtf8, _) => {
+                        out.write_all(b"bestmove \xff\xfe\xc3\n")?;
+                        String::new()
+                    }
                     (Ok(p), _, _) => format!(
-                        "info depth 1 score cp 0 nodes 1\nbestmove {}",
+                        "info depth 1 score {} nodes 1\nbestmove {}",
+                        o.score,
                         choose(p, o).unwrap_or_else(|| "0000".into())
                     ),
                 };
-                writeln!(out, "{reply}")?;
+                if !reply.is_empty() {
+                    writeln!(out, "{reply}")?;
+                }
+                if let (Ok(p), Fault::Double) = (&position, fault) {
+                    writeln!(out, "bestmove {}", illegal_move(p))?;
+                }
+                if o.flood_idle {
+                    out.flush()?;
+                    let bytes = o.fault_bytes;
+                    thread::spawn(move || flood(&mut io::stdout(), b"info string idle\n", bytes));
+                }
             }
             Some("quit") => return Ok(0),
             _ => {}
@@ -195,6 +291,55 @@ fn serve(o: &Options) -> io::Result<u8> {
         out.flush()?;
     }
     Ok(0)
+}
+
+/// Writes `chunk` again and again, `total` bytes in all (an error means the reader is
+/// gone).
+fn flood(out: &mut impl Write, chunk: &[u8], total: u64) -> io::Result<()> {
+    let block: Vec<u8> = chunk
+        .iter()
+        .copied()
+        .cycle()
+        .take(64 * chunk.len())
+        .collect();
+    let mut written = 0;
+    while written < total {
+        out.write_all(&block)?;
+        written += block.len() as u64;
+    }
+    out.flush()
+}
+
+fn hang() -> ! {
+    loop {
+        thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// A few lines of seeded junk: random bytes (any value but the line end), control
+/// characters, a long line, a line that looks like a move.
+fn write_noise(out: &mut impl Write, state: &mut u64) -> io::Result<()> {
+    *state = mix(*state);
+    let lines = *state % 4;
+    for _ in 0..lines {
+        *state = mix(*state);
+        let len = match *state % 5 {
+            0 => 70_000 + (*state >> 40) as usize % 10_000,
+            _ => (*state >> 32) as usize % 200,
+        };
+        let mut bytes: Vec<u8> = (0..len)
+            .map(|i| {
+                let b = (mix(*state ^ i as u64) & 0xff) as u8;
+                if b == b'\n' { b'\r' } else { b }
+            })
+            .collect();
+        if state.is_multiple_of(7) {
+            bytes.splice(0..0, b"info score ".iter().copied());
+        }
+        bytes.push(b'\n');
+        out.write_all(&bytes)?;
+    }
+    Ok(())
 }
 
 fn hello(out: &mut impl Write, o: &Options, ok: &str) -> io::Result<()> {

@@ -3,22 +3,44 @@
 use std::io;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
+use konane::client;
 use konane::referee::cli::{self, Invocation};
 use konane::referee::{interrupt, merge, runner};
+
+/// The exit status after Ctrl-C (128 + SIGINT), as shells report it.
+const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
+        // An engine's start-up cut short by Ctrl-C ends as an interruption too.
+        Err(_) if interrupt::raised() => ExitCode::from(INTERRUPTED),
         Err(e) => {
-            eprintln!("referee: {e:#}");
+            // `{e}` and not the chain: every message already says what the system said.
+            eprintln!("referee: {e}");
             ExitCode::from(2)
         }
     }
 }
 
+/// The arguments, refused whole when one is not UTF-8.
+fn arguments() -> Result<Vec<String>> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string().map_err(|a| {
+                anyhow!(
+                    "argument '{}' is not UTF-8",
+                    client::clean(&a.to_string_lossy())
+                )
+            })
+        })
+        .collect()
+}
+
 fn run() -> Result<ExitCode> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = arguments()?;
     if args.is_empty() {
         print!("{}", cli::USAGE);
         return Ok(ExitCode::from(2));
@@ -30,10 +52,13 @@ fn run() -> Result<ExitCode> {
             merge::merge(&config, &mut out)?;
         }
         Invocation::Run(config) => {
+            // Helpers an engine leaves behind in a session of their own are adopted and
+            // ended; where that is impossible the limit is documented in the help.
+            let _ = client::adopt_orphans();
             let interrupted = interrupt::install();
             let report = runner::run(*config, &mut out, interrupted)?;
             if report.stop == runner::Stop::Interrupted {
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(INTERRUPTED));
             }
         }
     }

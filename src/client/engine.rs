@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::process::{EngineProcess, RecvError};
+use super::process::{EngineProcess, RecvError, later};
 use super::protocol::{self, Dialect, EngineLine};
 use super::spec::EngineSpec;
 use crate::rules::Variant;
@@ -41,6 +41,12 @@ pub enum StartError {
         /// The engine's name.
         name: String,
     },
+    /// The engine wrote more during the handshake than the flood limits allow.
+    #[error("engine '{name}' flooded its output during the handshake")]
+    Flood {
+        /// The engine's name.
+        name: String,
+    },
     /// The referee was told to stop.
     #[error("interrupted")]
     Interrupted,
@@ -51,6 +57,12 @@ impl StartError {
     #[must_use]
     pub fn is_stall(&self) -> bool {
         matches!(self, StartError::NoHandshake { .. })
+    }
+
+    /// Whether the engine flooded its output.
+    #[must_use]
+    pub fn is_flood(&self) -> bool {
+        matches!(self, StartError::Flood { .. })
     }
 }
 
@@ -118,6 +130,11 @@ impl Engine {
                         name: label.to_string(),
                     });
                 }
+                Err(RecvError::Flood) => {
+                    return Err(StartError::Flood {
+                        name: label.to_string(),
+                    });
+                }
                 Err(RecvError::Interrupted) => return Err(StartError::Interrupted),
             }
         }
@@ -162,7 +179,7 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Result<Dialect, RecvError> {
         self.send(dialect.hello())?;
-        let deadline = Instant::now() + wait;
+        let deadline = later(Instant::now(), wait);
         loop {
             match protocol::parse_line(&self.process.recv(deadline, stop)?.text) {
                 EngineLine::IdName(name) => self.id_name = Some(name),
@@ -184,12 +201,6 @@ impl Engine {
         self.id_name.as_deref()
     }
 
-    /// The process id of the engine (the leader of its process group).
-    #[must_use]
-    pub fn process_id(&self) -> u32 {
-        self.process.id()
-    }
-
     fn send(&mut self, line: &str) -> Result<(), RecvError> {
         self.process.send(line).map_err(|_| RecvError::Closed)
     }
@@ -203,7 +214,7 @@ impl Engine {
     /// Sends `isready` and waits up to `wait` for `readyok`.
     pub fn ready(&mut self, wait: Duration, stop: &AtomicBool) -> Result<(), RecvError> {
         self.send("isready")?;
-        let deadline = Instant::now() + wait;
+        let deadline = later(Instant::now(), wait);
         loop {
             if protocol::parse_line(&self.process.recv(deadline, stop)?.text) == EngineLine::ReadyOk
             {
@@ -212,19 +223,30 @@ impl Engine {
         }
     }
 
-    /// Sends `position` and `go` and waits until `wait` after `go` for the `bestmove`.
-    pub fn think(
+    /// Sends `position`, then `isready`, and waits up to `wait` for `readyok`: every
+    /// line before it (a `bestmove` left over from an earlier `go` or sent before this
+    /// one) is thrown away, so that only an answer to the next `go` can be taken for it.
+    pub fn set_position(
         &mut self,
         position: &str,
+        wait: Duration,
+        stop: &AtomicBool,
+    ) -> Result<(), RecvError> {
+        self.process.drain()?;
+        self.send(position)?;
+        self.ready(wait, stop)
+    }
+
+    /// Sends `go` and waits until `wait` after it for the `bestmove`.
+    pub fn think(
+        &mut self,
         go: &str,
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<Answer, RecvError> {
-        self.process.drain();
-        self.send(position)?;
         self.send(go)?;
         let sent = Instant::now();
-        let deadline = sent + wait;
+        let deadline = later(sent, wait);
         let (mut depth, mut score) = (None, None);
         loop {
             let line = self.process.recv(deadline, stop)?;

@@ -12,14 +12,21 @@
 mod engine;
 mod process;
 mod protocol;
+mod reaper;
 mod spec;
+mod text;
 mod time;
 
 pub use engine::{Answer, Engine, StartError};
-pub use process::{EngineProcess, Line, ProcessSpec, RecvError};
+pub use process::{
+    EngineProcess, FLOOD_BYTES, FLOOD_LINES, Line, MAX_LINE_BYTES, ProcessSpec, QUEUE_LINES,
+    RecvError,
+};
 pub use protocol::{
     ClockReading, Dialect, EngineLine, GoLimits, go_command, parse_line, position_command,
     set_option,
 };
+pub use reaper::adopt_orphans;
 pub use spec::{EngineKeys, EngineSpec, Limits, SpecError};
-pub use time::{TimeControl, TimeError, parse_seconds};
+pub use text::{clean, shorten};
+pub use time::{MAX_SECONDS, TimeControl, TimeError, parse_seconds};

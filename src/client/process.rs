@@ -1,28 +1,58 @@
 //! An engine as an operating-system process: started in its own process group, fed
 //! lines on stdin, read line by line from stdout by a thread that timestamps each line,
-//! and always ended with its whole group, so no process is ever left behind.
+//! and always ended with its whole group and every other descendant, so no process is
+//! ever left behind.
+//!
+//! Whatever the engine writes, the memory used stays bounded: a line keeps at most
+//! [`MAX_LINE_BYTES`], at most [`QUEUE_LINES`] lines wait to be read (the reader, and
+//! so the engine, waits when they are full), and an engine that writes more than
+//! [`FLOOD_LINES`] lines or [`FLOOD_BYTES`] bytes in answer to one command, or fills
+//! the queue when nothing was asked, is reported as flooding.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use thiserror::Error;
 
-/// How often waits look at the stop flag.
+use super::reaper;
+use super::text::clean;
+
+/// How often waits look at the stop flag and at whether the engine has exited.
 const POLL: Duration = Duration::from_millis(50);
+
+/// How long lines written just before an engine exited are still waited for.
+const LAST_WORDS: Duration = Duration::from_millis(100);
+
+/// The longest line kept: the rest of a longer line is dropped (and the line marked).
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
+/// Lines read but not yet taken; when full, the reader stops reading until there is
+/// room, so an engine that writes faster than it is read waits on its pipe.
+pub const QUEUE_LINES: usize = 256;
+
+/// The most lines an engine may write after one command before it is judged to flood.
+pub const FLOOD_LINES: u64 = 100_000;
+
+/// The most bytes an engine may write after one command before it is judged to flood.
+pub const FLOOD_BYTES: u64 = 64 << 20;
 
 /// A line read from the engine and the moment it was read.
 #[derive(Clone, Debug)]
 pub struct Line {
-    /// The text, without its line end.
+    /// The text, without its line end, control characters and bytes that are not UTF-8
+    /// replaced by U+FFFD, at most [`MAX_LINE_BYTES`] long.
     pub text: String,
     /// When the reader thread got it.
     pub at: Instant,
+    /// Whether the line was longer than [`MAX_LINE_BYTES`] and was cut.
+    pub cut: bool,
 }
 
 /// Why no line came.
@@ -37,6 +67,25 @@ pub enum RecvError {
     /// The referee was told to stop.
     #[error("interrupted")]
     Interrupted,
+    /// The engine wrote more than the documented limits allow.
+    #[error("the engine flooded its output")]
+    Flood,
+}
+
+/// What the reader thread has read so far, for the flood limits.
+#[derive(Default)]
+struct Counts {
+    lines: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Counts {
+    fn now(&self) -> (u64, u64) {
+        (
+            self.lines.load(Ordering::Relaxed),
+            self.bytes.load(Ordering::Relaxed),
+        )
+    }
 }
 
 /// What is needed to start an engine process.
@@ -55,6 +104,11 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Line>,
+    counts: Arc<Counts>,
+    /// [`Counts`] when the last command was sent.
+    counts_at_send: (u64, u64),
+    /// When the process was first seen to have exited.
+    exited_at: Option<Instant>,
     label: String,
     debug: bool,
     reaped: bool,
@@ -63,6 +117,14 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts `spec` in a new process group; `label` names it in debug output.
     pub fn spawn(spec: &ProcessSpec, label: &str, debug: bool) -> io::Result<EngineProcess> {
+        if let Some(dir) = &spec.dir
+            && !dir.is_dir()
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("working directory {} does not exist", dir.display()),
+            ));
+        }
         let mut command = Command::new(resolve_program(&spec.cmd, spec.dir.as_deref()));
         command
             .args(&spec.args)
@@ -79,38 +141,32 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn()?;
+        let mut child = reaper::spawn(&mut command)?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill_group(&mut child);
             return Err(io::Error::other("the engine's pipes were not set up"));
         };
-        let (sender, lines) = crossbeam_channel::unbounded();
-        let reader_label = label.to_string();
-        thread::Builder::new()
+        let (sender, lines) = crossbeam_channel::bounded(QUEUE_LINES);
+        let counts = Arc::new(Counts::default());
+        let reader = Reader {
+            sender,
+            counts: Arc::clone(&counts),
+            label: debug.then(|| label.to_string()),
+        };
+        let spawned = thread::Builder::new()
             .name(format!("read {label}"))
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                    let at = Instant::now();
-                    let text = String::from_utf8_lossy(&buf).trim_end().to_string();
-                    if debug {
-                        eprintln!("{reader_label} > {text}");
-                    }
-                    if sender.send(Line { text, at }).is_err() {
-                        break;
-                    }
-                }
-            })?;
+            .spawn(move || reader.run(stdout));
+        if let Err(e) = spawned {
+            kill_group(&mut child);
+            return Err(e);
+        }
         Ok(EngineProcess {
             child,
             stdin,
             lines,
+            counts,
+            counts_at_send: (0, 0),
+            exited_at: None,
             label: label.to_string(),
             debug,
             reaped: false,
@@ -123,8 +179,10 @@ impl EngineProcess {
         self.child.id()
     }
 
-    /// Writes one line; an error means the engine is gone.
+    /// Writes one line; an error means the engine is gone. The flood limits count
+    /// from here.
     pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.counts_at_send = self.counts.now();
         if self.debug {
             eprintln!("{} < {line}", self.label);
         }
@@ -134,13 +192,28 @@ impl EngineProcess {
     }
 
     /// The next line, waiting until `deadline` at most, and giving up early when `stop`
-    /// is set.
-    pub fn recv(&self, deadline: Instant, stop: &AtomicBool) -> Result<Line, RecvError> {
+    /// is set, when the engine has exited (its own exit, even while a helper of it keeps
+    /// the output open), or when it floods.
+    pub fn recv(&mut self, deadline: Instant, stop: &AtomicBool) -> Result<Line, RecvError> {
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Err(RecvError::Interrupted);
             }
+            if self.flooded() {
+                return Err(RecvError::Flood);
+            }
             let now = Instant::now();
+            if self.exited_at.is_none() && has_exited(&self.child) {
+                self.exited_at = Some(now);
+            }
+            let deadline = match self.exited_at {
+                // Lines written just before the exit may still be on their way.
+                Some(exited) if now >= exited + LAST_WORDS => {
+                    return self.lines.try_recv().map_err(|_| RecvError::Closed);
+                }
+                Some(exited) => deadline.min(exited + LAST_WORDS),
+                None => deadline,
+            };
             if now >= deadline {
                 // A line that is already there was read in time.
                 return self.lines.try_recv().map_err(|e| match e {
@@ -156,17 +229,32 @@ impl EngineProcess {
         }
     }
 
+    /// Whether the engine wrote more than the flood limits allow since the last command.
+    fn flooded(&self) -> bool {
+        let (lines, bytes) = self.counts.now();
+        lines - self.counts_at_send.0 > FLOOD_LINES || bytes - self.counts_at_send.1 > FLOOD_BYTES
+    }
+
     /// Throws away lines that were read but not yet asked for (output left over from an
-    /// earlier command), so they cannot be taken for the answer to the next one.
-    pub fn drain(&self) {
-        while self.lines.try_recv().is_ok() {}
+    /// earlier command), so they cannot be taken for the answer to the next one; a full
+    /// queue of them is a flood.
+    pub fn drain(&self) -> Result<(), RecvError> {
+        if self.lines.is_full() {
+            return Err(RecvError::Flood);
+        }
+        for _ in 0..QUEUE_LINES {
+            if self.lines.try_recv().is_err() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Sends `quit`, gives the engine `grace` to exit, then kills its process group.
     pub fn quit(mut self, grace: Duration) {
         // A dead engine cannot read `quit`; the kill below ends it anyway.
         let _ = self.send("quit");
-        let deadline = Instant::now() + grace;
+        let deadline = later(Instant::now(), grace);
         while Instant::now() < deadline && !has_exited(&self.child) {
             thread::sleep(Duration::from_millis(5));
         }
@@ -192,13 +280,79 @@ impl Drop for EngineProcess {
     }
 }
 
-/// Kills every process in the child's group, then reaps the child.
+/// `wait` after `start`, or a moment about thirty years on when that cannot be told
+/// (waits are checked when read, so this only guards against a mistake).
+pub(super) fn later(start: Instant, wait: Duration) -> Instant {
+    const FAR: Duration = Duration::from_secs(1 << 30);
+    start
+        .checked_add(wait)
+        .or_else(|| start.checked_add(FAR))
+        .unwrap_or(start)
+}
+
+/// Reads the engine's output into lines of at most [`MAX_LINE_BYTES`], counting every
+/// byte and line for the flood limits.
+struct Reader {
+    sender: Sender<Line>,
+    counts: Arc<Counts>,
+    /// The engine's label when every line is echoed (`-debug`).
+    label: Option<String>,
+}
+
+impl Reader {
+    fn run(self, stdout: ChildStdout) {
+        let mut input = BufReader::with_capacity(64 * 1024, stdout);
+        let mut line = Vec::with_capacity(256);
+        let mut cut = false;
+        loop {
+            let buf = match input.fill_buf() {
+                Ok([]) => break,
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            let end = buf.iter().position(|&b| b == b'\n');
+            let piece = &buf[..end.unwrap_or(buf.len())];
+            let room = MAX_LINE_BYTES - line.len();
+            line.extend_from_slice(&piece[..piece.len().min(room)]);
+            cut |= piece.len() > room;
+            let used = end.map_or(buf.len(), |i| i + 1);
+            input.consume(used);
+            self.counts.bytes.fetch_add(used as u64, Ordering::Relaxed);
+            if end.is_some() {
+                if !self.deliver(&line, cut) {
+                    return;
+                }
+                line.clear();
+                cut = false;
+            }
+        }
+        if !line.is_empty() {
+            self.deliver(&line, cut);
+        }
+    }
+
+    /// Sends one line, waiting while the queue is full; `false` when nobody listens.
+    fn deliver(&self, bytes: &[u8], cut: bool) -> bool {
+        self.counts.lines.fetch_add(1, Ordering::Relaxed);
+        let at = Instant::now();
+        let text = clean(String::from_utf8_lossy(bytes).trim_end()).into_owned();
+        if let Some(label) = &self.label {
+            eprintln!("{label} > {text}");
+        }
+        self.sender.send(Line { text, at, cut }).is_ok()
+    }
+}
+
+/// Kills every process in the child's group and every other descendant, then reaps
+/// the child.
 ///
 /// The group is killed before the child is reaped: until then the child's id (which is
 /// also the group's id) cannot be given to a new process, so the signal cannot reach a
-/// stranger. Other members of the group (an engine's helpers) die from the same
-/// signal when next scheduled and are reaped by init.
+/// stranger. Descendants that left the group (with `setsid`) are found through their
+/// parents while the child lives, and through [`reaper`] after it has exited.
 fn kill_group(child: &mut Child) {
+    let descendants = reaper::descendants(child.id());
     if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
         // SAFETY: killpg only sends a signal, to the group our own child leads.
         unsafe {
@@ -207,8 +361,11 @@ fn kill_group(child: &mut Child) {
     } else {
         let _ = child.kill();
     }
+    reaper::kill(&descendants);
     // An error means the child was already reaped: nothing is left to do.
     let _ = child.wait();
+    reaper::forget(child.id());
+    reaper::end_orphans();
 }
 
 /// Whether the child has exited, without reaping it.

@@ -200,8 +200,13 @@ fn parse_info<'a>(tokens: impl Iterator<Item = &'a str>) -> EngineLine {
             "string" => break,
             "depth" => depth = tokens.get(i + 1).and_then(|d| d.parse().ok()),
             "score" => {
+                // Only a score the referee can vouch for goes into game records.
                 score = match (tokens.get(i + 1), tokens.get(i + 2)) {
-                    (Some(kind), Some(value)) => Some(format!("{kind} {value}")),
+                    (Some(&kind @ ("cp" | "mate")), Some(value))
+                        if value.parse::<i64>().is_ok() =>
+                    {
+                        Some(format!("{kind} {value}"))
+                    }
                     _ => None,
                 };
             }
@@ -299,5 +304,15 @@ mod tests {
             }
         );
         assert_eq!(parse_line("bestmovex"), EngineLine::Other);
+        for odd in ["score }1-0 nodes", "score cp 1}", "score wdl 1", "score cp"] {
+            assert_eq!(
+                parse_line(&format!("info depth 2 {odd}")),
+                EngineLine::Info {
+                    depth: Some(2),
+                    score: None
+                },
+                "{odd}"
+            );
+        }
     }
 }

@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use super::process::ProcessSpec;
 use super::protocol::Dialect;
-use super::time::{TimeControl, parse_seconds};
+use super::time::{MAX_SECONDS, TimeControl, parse_seconds};
 
 /// How long an engine may think about one move, as given on its command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -127,7 +127,13 @@ impl EngineKeys {
             "st" => self.move_time = Some(parse_seconds(value).map_err(|e| bad(key, e))?),
             "depth" => self.depth = Some(number(key, value)?),
             "nodes" => self.nodes = Some(number(key, value)?),
-            "timemargin" => self.margin = Some(Duration::from_millis(number(key, value)?)),
+            "timemargin" => {
+                let ms: u64 = number(key, value)?;
+                if ms > MAX_SECONDS * 1000 {
+                    return Err(bad(key, format!("at most {} ms", MAX_SECONDS * 1000)));
+                }
+                self.margin = Some(Duration::from_millis(ms));
+            }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     self.options.push((name.to_string(), value.to_string()));

@@ -24,12 +24,16 @@ pub enum TimeError {
     /// Not `base[+inc]` or `moves/base[+inc]`.
     #[error("time control '{0}' is not <base>[+<inc>] or <moves>/<base>[+<inc>] in seconds")]
     TimeControl(String),
-    /// Not a non-negative number of seconds.
-    #[error("'{0}' is not a number of seconds")]
+    /// Not a non-negative number of seconds up to [`MAX_SECONDS`].
+    #[error("'{0}' is not a number of seconds from 0 to {MAX_SECONDS}")]
     Seconds(String),
 }
 
-/// Reads a non-negative decimal number of seconds (`10`, `0.5`, `.25`).
+/// The longest duration accepted anywhere (about eleven and a half days): longer ones
+/// are refused when read, so no wait or clock can overflow.
+pub const MAX_SECONDS: u64 = 1_000_000;
+
+/// Reads a decimal number of seconds from 0 to [`MAX_SECONDS`] (`10`, `0.5`, `.25`).
 pub fn parse_seconds(text: &str) -> Result<Duration, TimeError> {
     let bad = || TimeError::Seconds(text.to_string());
     let ok_chars = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
@@ -37,6 +41,9 @@ pub fn parse_seconds(text: &str) -> Result<Duration, TimeError> {
         return Err(bad());
     }
     let secs: f64 = text.parse().map_err(|_| bad())?;
+    if !(0.0..=MAX_SECONDS as f64).contains(&secs) {
+        return Err(bad());
+    }
     Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
@@ -111,7 +118,19 @@ mod tests {
         );
         let tc: TimeControl = "1+0.01".parse().unwrap();
         assert_eq!(tc.increment, ms(10));
-        for bad in ["", "+1", "0", "0/10", "x/10", "10+", "-1", "1e3", "10+-1"] {
+        for bad in [
+            "",
+            "+1",
+            "0",
+            "0/10",
+            "x/10",
+            "10+",
+            "-1",
+            "1e3",
+            "10+-1",
+            "10000000000000000000",
+            "1+1000000.5",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad} was accepted");
         }
     }

@@ -24,16 +24,20 @@ pub enum Termination {
     /// The loser stopped answering: no `readyok`, no handshake, or no `bestmove` within
     /// the watchdog when no clock limited it.
     Stall,
+    /// The loser wrote more than the referee reads (see [`client::FLOOD_LINES`] and the
+    /// other limits there).
+    Flood,
 }
 
 impl Termination {
     /// Every termination, in the order reports list them.
-    pub const ALL: [Termination; 5] = [
+    pub const ALL: [Termination; 6] = [
         Termination::Normal,
         Termination::IllegalMove,
         Termination::TimeForfeit,
         Termination::Crash,
         Termination::Stall,
+        Termination::Flood,
     ];
 
     /// The short name used in JSON, PGN and game lines.
@@ -45,6 +49,7 @@ impl Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::Crash => "crash",
             Termination::Stall => "stall",
+            Termination::Flood => "flood",
         }
     }
 
@@ -207,6 +212,9 @@ pub fn play_game(
     })
 }
 
+/// The most characters of engine text quoted in a game's detail.
+const QUOTE_CHARS: usize = 40;
+
 /// Who `side` is, for sentences: `B (white)`.
 fn who(players: &[Player<'_>; 2], side: Color) -> String {
     format!("{} ({side})", players[side.index()].name)
@@ -245,12 +253,18 @@ fn judge(
             (None, None) => (table.timeouts.watchdog, false),
         };
         let dialect: Dialect = player.engine.dialect();
-        let answer = player.engine.think(
+        let startup = table.timeouts.startup;
+        if let Err(e) = player.engine.set_position(
             &client::position_command(start.fen(), &texts),
-            &client::go_command(dialect, &go),
-            wait,
+            startup,
             table.stop,
-        );
+        ) {
+            let what = format!("no readyok within {} s", startup.as_secs_f64());
+            return fault(players, side, e, &what, Termination::Stall);
+        }
+        let answer = player
+            .engine
+            .think(&client::go_command(dialect, &go), wait, table.stop);
         let answer: Answer = match answer {
             Ok(a) => a,
             Err(e) => {
@@ -290,12 +304,17 @@ fn judge(
             None => Err(format!(
                 "{} answered '{}' but has {} legal moves",
                 who(players, side),
-                answer.line,
+                client::shorten(&answer.line, QUOTE_CHARS),
                 position.legal_move_texts().len()
             )),
-            Some(text) => position
-                .play_text(text)
-                .map_err(|e| format!("{} played '{text}': {e}", who(players, side))),
+            Some(text) => position.play_text(text).map_err(|e| {
+                format!(
+                    "{} played '{}': {}",
+                    who(players, side),
+                    client::shorten(text, QUOTE_CHARS),
+                    client::shorten(&e.to_string(), QUOTE_CHARS)
+                )
+            }),
         };
         match played {
             Ok(canonical) => {
@@ -327,6 +346,17 @@ fn fault(
             side,
             Termination::Crash,
             format!("{} exited or closed its output", who(players, side)),
+        )),
+        RecvError::Flood => Ok(Verdict(
+            side,
+            Termination::Flood,
+            format!(
+                "{} wrote more than {} lines or {} MiB after one command, or {} lines unasked",
+                who(players, side),
+                client::FLOOD_LINES,
+                client::FLOOD_BYTES >> 20,
+                client::QUEUE_LINES
+            ),
         )),
         RecvError::Timeout => Ok(Verdict(
             side,

@@ -22,3 +22,9 @@ pub fn install() -> &'static AtomicBool {
     }
     &INTERRUPTED
 }
+
+/// Whether Ctrl-C (or SIGTERM, SIGHUP) has arrived since [`install`].
+#[must_use]
+pub fn raised() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}

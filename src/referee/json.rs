@@ -1,5 +1,5 @@
-//! The JSON summary written by `-json`, which is also the state file of `-resume` and
-//! the input of `merge`: players with their tallies, every game with its moves, the
+//! The JSON summary written by `-json`, which is also an input of `merge` (as are the
+//! state files of `-resume`, JSON Lines of the same records, see [`state`](super::state)): players with their tallies, every game with its moves, the
 //! first-player rate, the SPRT, and the run's settings.
 
 use std::fs;
@@ -12,6 +12,7 @@ use thiserror::Error;
 use super::config::SprtConfig;
 use super::game::{GameRecord, PlayedMove, Termination};
 use super::openings::StartPosition;
+use super::output;
 use super::report;
 use super::sprt::{Decision, SprtStatus};
 use super::standings::Standings;
@@ -302,19 +303,15 @@ pub fn load(path: &Path) -> Result<Summary, JsonError> {
     })
 }
 
-/// Writes a file whole: to a temporary file beside it, then renamed over it, so an
-/// interrupted write never leaves half a state file.
+/// Writes a file whole and safely (see [`output`]), so an interrupted write never
+/// leaves half a summary.
 pub fn save(path: &Path, summary: &Summary) -> Result<(), JsonError> {
-    let name = path.display().to_string();
     let io_error = |source| JsonError::Io {
-        path: name.clone(),
+        path: path.display().to_string(),
         source,
     };
     let text = serde_json::to_string_pretty(summary).map_err(|e| io_error(io::Error::other(e)))?;
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(".tmp");
-    fs::write(&temp, text + "\n").map_err(io_error)?;
-    fs::rename(&temp, path).map_err(io_error)
+    output::write_whole(path, (text + "\n").as_bytes()).map_err(io_error)
 }
 
 fn sprt_json(status: &SprtStatus) -> SprtJson {

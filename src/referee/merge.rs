@@ -17,7 +17,7 @@ use super::state;
 use crate::rules::AnyPosition;
 
 /// Reads a summary or a state file: its settings and games.
-fn read(path: &std::path::Path) -> Result<(RunInfo, Vec<GameJson>), RunError> {
+fn read(path: &std::path::Path, out: &mut dyn Write) -> Result<(RunInfo, Vec<GameJson>), RunError> {
     let text = fs::read_to_string(path).map_err(|source| RunError::Io {
         path: path.display().to_string(),
         source,
@@ -29,7 +29,11 @@ fn read(path: &std::path::Path) -> Result<(RunInfo, Vec<GameJson>), RunError> {
         })
     };
     if state::looks_like_state(&text) {
-        return state::parse(&text).map_err(format);
+        let contents = state::parse(&text).map_err(format)?;
+        for w in &contents.warnings {
+            let _ = writeln!(out, "Warning: {}: {w}", path.display());
+        }
+        return Ok((contents.info, contents.games));
     }
     let summary: Summary = serde_json::from_str(&text).map_err(|e| format(e.to_string()))?;
     Ok((summary.referee, summary.games))
@@ -42,7 +46,7 @@ pub fn merge(config: &MergeConfig, out: &mut dyn Write) -> Result<Summary, RunEr
     let mut games: BTreeMap<u64, GameJson> = BTreeMap::new();
     let mut duplicates = 0;
     for path in &config.inputs {
-        let (file_info, file_games) = read(path)?;
+        let (file_info, file_games) = read(path, out)?;
         match &info {
             None => info = Some(file_info),
             Some(first) if first.fingerprint != file_info.fingerprint => {

@@ -19,6 +19,7 @@ pub mod interrupt;
 pub mod json;
 pub mod merge;
 pub mod openings;
+pub mod output;
 pub mod pgn;
 pub mod report;
 pub mod runner;

@@ -66,7 +66,11 @@ pub fn game(record: &GameRecord, event: &str, variant: Variant, start_text: &str
         comment.push(format!("{:.3}s", m.ms as f64 / 1000.0));
         movetext.push(format!("{{{}}}", comment.join(" ")));
     }
-    movetext.push(format!("{{{}}}", record.detail.replace('}', ")")));
+    // A brace in the detail (which quotes engine text) would end the comment early.
+    movetext.push(format!(
+        "{{{}}}",
+        record.detail.replace('}', ")").replace('{', "(")
+    ));
     movetext.push(result.to_string());
     text.push_str(&wrap(&movetext, 80));
     text.push_str("\n\n");

@@ -1,7 +1,7 @@
 //! A whole run: resume state, seed, openings, the engines' first start, worker threads,
 //! and on the main thread the reports, game records, SPRT and the stop decision.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
@@ -18,14 +18,18 @@ use super::config::{Config, TournamentKind};
 use super::game::GameRecord;
 use super::json::{self, GameJson, JsonError, RunInfo, Summary};
 use super::openings::{Openings, OpeningsError, StartPosition};
+use super::output;
 use super::pgn;
 use super::report;
-use super::schedule::{self, GameSpec};
+use super::schedule::{Pending, Schedule};
 use super::sprt::Decision;
 use super::standings::Standings;
 use super::state::{self, StateFile};
 use super::worker::{self, Shared};
-use crate::client::{Dialect, Engine, EngineSpec, StartError};
+use crate::client::{self, Dialect, Engine, EngineSpec, StartError};
+
+/// The most characters of an engine's `id name` used as its name.
+const MAX_NAME_CHARS: usize = 64;
 use crate::rules::AnyPosition;
 
 /// A run that could not be carried out.
@@ -96,34 +100,36 @@ pub fn run(
     interrupt: &AtomicBool,
 ) -> Result<RunReport, RunError> {
     let (config, resumed) = with_resume(config)?;
+    if let Some(contents) = &resumed {
+        for w in &contents.warnings {
+            say(out, &format!("Warning: state file: {w}"));
+        }
+    }
+    let resumed = resumed.map(|c| (c.info, c.games));
     let seed = config
         .seed
         .or(resumed.as_ref().map(|(info, _)| info.seed))
         .unwrap_or_else(rand::random);
     say(out, &format!("Seed: {seed}"));
     let openings = Openings::new(&config.openings, config.variant, seed)?;
-    let full = schedule::schedule(
+    let full = Schedule::new(
         config.engines.len(),
         config.tournament,
         config.games,
         config.rounds,
-    );
-    let scheduled = full.len() as u64;
+    )
+    .ok_or_else(|| RunError::Invalid("the schedule has too many games to count".to_string()))?;
+    let scheduled = full.len();
     let done: HashSet<u64> = resumed
         .iter()
         .flat_map(|(_, games)| games.iter().map(|g| g.game))
         .collect();
-    let mine: Vec<GameSpec> = full
-        .into_iter()
-        .filter(|g| schedule::in_shard(g, config.shard) && !done.contains(&g.number))
-        .collect();
-    let mut starts = HashMap::new();
-    for g in &mine {
-        if let std::collections::hash_map::Entry::Vacant(slot) = starts.entry(g.opening) {
-            let start = openings.get(g.opening);
-            let position = start.position(config.variant)?;
-            slot.insert((start, position));
-        }
+    let mine = Pending::new(full, config.shard, done);
+    if let Some(path) = &config.json_out {
+        output::check(path).map_err(|source| RunError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
     }
     let (names, dialects) = probe(&config, interrupt)?;
     let info = run_info(&config, &names, seed, scheduled);
@@ -143,10 +149,10 @@ pub fn run(
             &format!("Resuming: {} games already played", records.len()),
         );
     }
-    say(out, &header(&config, &names, mine.len(), scheduled));
+    let to_play = mine.left();
+    say(out, &header(&config, &names, to_play, scheduled));
     let mut outputs = Outputs::open(&config, &info)?;
-    let to_play = mine.len();
-    let queue = Mutex::new(VecDeque::from(mine));
+    let queue = Mutex::new(mine);
     let halt = AtomicBool::new(false);
     let shared = Shared {
         specs: &config.engines,
@@ -154,7 +160,7 @@ pub fn run(
         dialects: &dialects,
         variant: config.variant,
         timeouts: config.timeouts,
-        openings: &starts,
+        openings: &openings,
         queue: &queue,
         halt: &halt,
         debug: config.debug,
@@ -163,7 +169,7 @@ pub fn run(
     let mut failure = None;
     let mut standings = Standings::new(&names, &records);
     let (sender, receiver) = crossbeam_channel::unbounded();
-    let workers = (config.concurrency as usize).min(to_play);
+    let workers = u64::from(config.concurrency).min(to_play);
     let mut played_now = 0;
     thread::scope(|scope| {
         for _ in 0..workers {
@@ -185,7 +191,7 @@ pub fn run(
                     standings.add(&record);
                     records.push(record);
                     // The last game's standings come with the final report.
-                    let interval = config.rating_interval as usize;
+                    let interval = u64::from(config.rating_interval);
                     if interval > 0 && played_now % interval == 0 && played_now < to_play {
                         say(
                             out,
@@ -252,7 +258,7 @@ pub fn run(
 
 /// `Match on 8x8 diagonal straight: A (tc=10+0.1) vs B (tc=10+0.1), 20 games to play of
 /// 20 scheduled`.
-fn header(config: &Config, names: &[String], to_play: usize, scheduled: u64) -> String {
+fn header(config: &Config, names: &[String], to_play: u64, scheduled: u64) -> String {
     let players: Vec<String> = names
         .iter()
         .zip(&config.engines)
@@ -286,8 +292,7 @@ fn start_text(record: &GameRecord, config: &Config) -> String {
 
 /// The state file's settings and games, when `-resume` names a file that exists; with
 /// `-resume <file>` alone, the command line stored in the file.
-#[allow(clippy::type_complexity)]
-fn with_resume(config: Config) -> Result<(Config, Option<(RunInfo, Vec<GameJson>)>), RunError> {
+fn with_resume(config: Config) -> Result<(Config, Option<state::Contents>), RunError> {
     let Some(path) = config.resume.clone() else {
         return Ok((config, None));
     };
@@ -300,9 +305,9 @@ fn with_resume(config: Config) -> Result<(Config, Option<(RunInfo, Vec<GameJson>
         }
         return Ok((config, None));
     }
-    let (info, games) = state::load(&path)?;
+    let contents = state::load(&path)?;
     let config = if config.engines.is_empty() {
-        match cli::parse(&info.args)? {
+        match cli::parse(&contents.info.args)? {
             Invocation::Run(mut stored) => {
                 stored.resume = Some(path);
                 *stored
@@ -312,7 +317,7 @@ fn with_resume(config: Config) -> Result<(Config, Option<(RunInfo, Vec<GameJson>
     } else {
         config
     };
-    Ok((config, Some((info, games))))
+    Ok((config, Some(contents)))
 }
 
 /// The name an engine goes by before it has said its own.
@@ -351,7 +356,7 @@ fn probe(config: &Config, interrupt: &AtomicBool) -> Result<(Vec<String>, Vec<Di
                             engine
                                 .id_name()
                                 .filter(|n| !n.is_empty())
-                                .map(str::to_string)
+                                .map(|n| client::shorten(n, MAX_NAME_CHARS).into_owned())
                         })
                         .unwrap_or(label);
                     let dialect = engine.dialect();

@@ -1,5 +1,8 @@
-//! The list of games a tournament plays: pairings, rounds, colour-swapped pairs, their
-//! openings, and which of them a shard plays. A pure function of the configuration.
+//! The games a tournament plays: pairings, rounds, colour-swapped pairs, their openings,
+//! and which of them a shard plays. A pure function of the configuration, computed one
+//! game at a time, so that memory does not grow with the number of games scheduled.
+
+use std::collections::HashSet;
 
 use super::config::{Shard, TournamentKind};
 
@@ -35,30 +38,139 @@ pub fn pairings(engines: usize, kind: TournamentKind) -> Vec<(usize, usize)> {
 /// Every game of the tournament, in order: for each round, for each pairing, `games / 2`
 /// pairs, each pair being the same opening played with either engine as black. Every
 /// pairing of a round uses the same openings.
-#[must_use]
-pub fn schedule(engines: usize, kind: TournamentKind, games: u32, rounds: u32) -> Vec<GameSpec> {
-    let pairs_per_encounter = u64::from(games / 2);
-    let mut list = Vec::new();
-    let mut pair = 0;
-    for round in 1..=rounds {
-        for (a, b) in pairings(engines, kind) {
-            for k in 0..pairs_per_encounter {
-                let opening = u64::from(round - 1) * pairs_per_encounter + k;
-                for (black, white) in [(a, b), (b, a)] {
-                    list.push(GameSpec {
-                        number: list.len() as u64 + 1,
-                        round,
-                        pair,
-                        opening,
-                        black,
-                        white,
-                    });
-                }
-                pair += 1;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pairings: Vec<(usize, usize)>,
+    pairs_per_encounter: u64,
+    len: u64,
+}
+
+impl Schedule {
+    /// The schedule, or `None` when it has more games than a `u64` counts.
+    #[must_use]
+    pub fn new(engines: usize, kind: TournamentKind, games: u32, rounds: u32) -> Option<Schedule> {
+        let pairings = pairings(engines, kind);
+        let pairs_per_encounter = u64::from(games / 2);
+        let len = (pairings.len() as u64)
+            .checked_mul(pairs_per_encounter * 2)?
+            .checked_mul(u64::from(rounds))?;
+        Some(Schedule {
+            pairings,
+            pairs_per_encounter,
+            len,
+        })
+    }
+
+    /// The number of games.
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there is no game at all.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Game `number` (from 1), or `None` beyond the last.
+    #[must_use]
+    pub fn game(&self, number: u64) -> Option<GameSpec> {
+        if number == 0 || number > self.len {
+            return None;
+        }
+        let index = number - 1;
+        let games_per_encounter = self.pairs_per_encounter * 2;
+        let games_per_round = self.pairings.len() as u64 * games_per_encounter;
+        let round = index / games_per_round;
+        let in_round = index % games_per_round;
+        let encounter = in_round / games_per_encounter;
+        let in_encounter = in_round % games_per_encounter;
+        let k = in_encounter / 2;
+        let (a, b) = self.pairings[usize::try_from(encounter).ok()?];
+        let (black, white) = if in_encounter.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        Some(GameSpec {
+            number,
+            round: u32::try_from(round + 1).ok()?,
+            pair: (round * self.pairings.len() as u64 + encounter) * self.pairs_per_encounter + k,
+            opening: round * self.pairs_per_encounter + k,
+            black,
+            white,
+        })
+    }
+
+    /// Every game, in order.
+    pub fn games(&self) -> impl Iterator<Item = GameSpec> + '_ {
+        (1..=self.len).filter_map(|n| self.game(n))
+    }
+
+    /// How many games `shard` plays (all when `None`).
+    #[must_use]
+    pub fn games_in_shard(&self, shard: Option<Shard>) -> u64 {
+        let pairs = self.len / 2;
+        match shard {
+            None => self.len,
+            Some(s) if pairs > u64::from(s.index) => {
+                2 * ((pairs - 1 - u64::from(s.index)) / u64::from(s.count) + 1)
+            }
+            Some(_) => 0,
+        }
+    }
+}
+
+/// The games still to play: those of a shard not already played, handed out in order.
+#[derive(Debug)]
+pub struct Pending {
+    schedule: Schedule,
+    shard: Option<Shard>,
+    done: HashSet<u64>,
+    next: u64,
+    left: u64,
+}
+
+impl Pending {
+    /// The games of `schedule` in `shard` whose numbers are not in `done`.
+    #[must_use]
+    pub fn new(schedule: Schedule, shard: Option<Shard>, done: HashSet<u64>) -> Pending {
+        let done_here = done
+            .iter()
+            .filter_map(|&n| schedule.game(n))
+            .filter(|g| in_shard(g, shard))
+            .count() as u64;
+        let left = schedule.games_in_shard(shard) - done_here;
+        Pending {
+            schedule,
+            shard,
+            done,
+            next: 1,
+            left,
+        }
+    }
+
+    /// How many games are left to hand out.
+    #[must_use]
+    pub fn left(&self) -> u64 {
+        self.left
+    }
+}
+
+impl Iterator for Pending {
+    type Item = GameSpec;
+
+    fn next(&mut self) -> Option<GameSpec> {
+        loop {
+            let game = self.schedule.game(self.next)?;
+            self.next += 1;
+            if in_shard(&game, self.shard) && !self.done.contains(&game.number) {
+                self.left -= 1;
+                return Some(game);
             }
         }
     }
-    list
 }
 
 /// Whether `game` is played by `shard` (pairs are never split between shards).
@@ -85,7 +197,8 @@ mod tests {
 
     #[test]
     fn every_opening_is_played_twice_with_colours_swapped() {
-        let games = schedule(2, TournamentKind::RoundRobin, 4, 3);
+        let schedule = Schedule::new(2, TournamentKind::RoundRobin, 4, 3).unwrap();
+        let games: Vec<GameSpec> = schedule.games().collect();
         assert_eq!(games.len(), 12);
         for pair in games.chunks(2) {
             assert_eq!(pair[0].opening, pair[1].opening);
@@ -102,12 +215,60 @@ mod tests {
     }
 
     #[test]
+    fn games_are_numbered_rounds_then_pairings_then_pairs() {
+        let schedule = Schedule::new(3, TournamentKind::RoundRobin, 4, 2).unwrap();
+        let games: Vec<GameSpec> = schedule.games().collect();
+        assert_eq!(games.len(), 24);
+        let mut pair = 0;
+        let mut number = 1;
+        for round in 1..=2 {
+            for (a, b) in pairings(3, TournamentKind::RoundRobin) {
+                for k in 0..2 {
+                    for (black, white) in [(a, b), (b, a)] {
+                        let expected = GameSpec {
+                            number,
+                            round,
+                            pair,
+                            opening: u64::from(round - 1) * 2 + k,
+                            black,
+                            white,
+                        };
+                        assert_eq!(games[number as usize - 1], expected);
+                        number += 1;
+                    }
+                    pair += 1;
+                }
+            }
+        }
+        assert_eq!(schedule.game(25), None);
+        assert_eq!(schedule.game(0), None);
+    }
+
+    #[test]
+    fn a_schedule_too_long_to_count_is_refused() {
+        assert!(Schedule::new(2, TournamentKind::RoundRobin, u32::MAX - 1, u32::MAX).is_some());
+        let many = Schedule::new(200, TournamentKind::RoundRobin, u32::MAX - 1, u32::MAX);
+        assert_eq!(many, None);
+    }
+
+    #[test]
     fn shards_split_the_pairs_between_them() {
-        let games = schedule(3, TournamentKind::RoundRobin, 2, 5);
+        let schedule = Schedule::new(3, TournamentKind::RoundRobin, 2, 5).unwrap();
+        let games: Vec<GameSpec> = schedule.games().collect();
         let shards: Vec<Shard> = (0..4).map(|index| Shard { index, count: 4 }).collect();
         for g in &games {
             let owners = shards.iter().filter(|s| in_shard(g, Some(**s))).count();
             assert_eq!(owners, 1, "game {} is played by {owners} shards", g.number);
+        }
+        for s in &shards {
+            let mine = games.iter().filter(|g| in_shard(g, Some(*s))).count() as u64;
+            assert_eq!(schedule.games_in_shard(Some(*s)), mine);
+            let mut pending = Pending::new(schedule.clone(), Some(*s), HashSet::from([1, 2, 3]));
+            let left = pending.left();
+            let handed: Vec<GameSpec> = pending.by_ref().collect();
+            assert_eq!(handed.len() as u64, left);
+            assert_eq!(pending.left(), 0);
+            assert!(handed.iter().all(|g| g.number > 3 && in_shard(g, Some(*s))));
         }
     }
 }

@@ -16,7 +16,7 @@ pub struct PlayerTally {
     /// Games as black (first player).
     pub as_black: Score,
     /// Losses by each way a game can end, in [`Termination::ALL`] order.
-    pub losses_by: [u64; 5],
+    pub losses_by: [u64; Termination::ALL.len()],
 }
 
 /// Everything the reports need, computed from the game records and kept up to date one

@@ -1,8 +1,14 @@
 //! The `-resume` state file: JSON Lines, a header with the run's settings and then one
 //! line per finished game, appended as each game ends. Appending keeps the cost of a
-//! game constant however long the tournament; a line cut short by a crash is skipped
-//! when the file is read back.
+//! game constant however long the tournament.
+//!
+//! The file is the record of a tournament, so reading it is strict: an exact repeat of
+//! a game line is dropped with a warning; a line that contradicts an earlier one about
+//! the same game, names a game outside the schedule, or cannot be read is refused with
+//! an error that names the line. Only a last line without its line end (cut short by
+//! a crash) is skipped, and it is removed before anything is appended.
 
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
@@ -37,8 +43,19 @@ pub fn looks_like_state(text: &str) -> bool {
     text.trim_start().starts_with("{\"referee\":")
 }
 
-/// Reads a state file: its settings and its games (a last line cut short is skipped).
-pub fn load(path: &Path) -> Result<(RunInfo, Vec<GameJson>), JsonError> {
+/// What a state file holds.
+#[derive(Clone, Debug)]
+pub struct Contents {
+    /// The run's settings.
+    pub info: RunInfo,
+    /// The games, each once, in the order of the file.
+    pub games: Vec<GameJson>,
+    /// Lines that were dropped, one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// Reads a state file (see the module's notes for what is refused).
+pub fn load(path: &Path) -> Result<Contents, JsonError> {
     let text = fs::read_to_string(path).map_err(io_error(path))?;
     parse(&text).map_err(|reason| JsonError::Format {
         path: path.display().to_string(),
@@ -47,22 +64,60 @@ pub fn load(path: &Path) -> Result<(RunInfo, Vec<GameJson>), JsonError> {
 }
 
 /// Reads the text of a state file.
-pub fn parse(text: &str) -> Result<(RunInfo, Vec<GameJson>), String> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let mut info = None;
-    let mut games = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<Entry>(line) {
-            Ok(Entry::Referee(r)) if i == 0 => info = Some(r),
-            Ok(Entry::Game(g)) if i > 0 => games.push(g),
-            Ok(_) => return Err(format!("line {}: out of place", i + 1)),
-            // Only the last line can have been cut short by a crash.
-            Err(_) if i + 1 == lines.len() && i > 0 => {}
-            Err(e) => return Err(format!("line {}: {e}", i + 1)),
+pub fn parse(text: &str) -> Result<Contents, String> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .collect();
+    let mut info: Option<RunInfo> = None;
+    let mut games: Vec<GameJson> = Vec::new();
+    let mut seen: HashMap<u64, (usize, usize)> = HashMap::new();
+    let mut warnings = Vec::new();
+    for (k, &(number, line)) in lines.iter().enumerate() {
+        let entry = match serde_json::from_str::<Entry>(line) {
+            Ok(entry) => entry,
+            // Only a last line without its line end can have been cut short by a crash.
+            Err(_) if k + 1 == lines.len() && k > 0 && !text.ends_with('\n') => continue,
+            Err(e) => return Err(format!("line {number}: {e}")),
+        };
+        match (entry, &info) {
+            (Entry::Referee(r), None) if k == 0 => info = Some(r),
+            (Entry::Game(g), Some(info)) => {
+                if g.game == 0 || g.game > info.scheduled_games {
+                    return Err(format!(
+                        "line {number}: game {} is outside the schedule of {} games",
+                        g.game, info.scheduled_games
+                    ));
+                }
+                g.to_record().map_err(|e| format!("line {number}: {e}"))?;
+                match seen.get(&g.game) {
+                    Some(&(first, index)) if games[index] == g => warnings.push(format!(
+                        "line {number} repeats game {} of line {first}: counted once",
+                        g.game
+                    )),
+                    Some(&(first, _)) => {
+                        return Err(format!(
+                            "line {number}: game {} differs from line {first}",
+                            g.game
+                        ));
+                    }
+                    None => {
+                        seen.insert(g.game, (number, games.len()));
+                        games.push(g);
+                    }
+                }
+            }
+            _ => return Err(format!("line {number}: out of place")),
         }
     }
     let info = info.ok_or("no header line")?;
-    Ok((info, games))
+    Ok(Contents {
+        info,
+        games,
+        warnings,
+    })
 }
 
 /// Cuts a last line that a crash left without its line end, so appended lines start on

@@ -1,7 +1,7 @@
 //! A worker thread: takes games from the queue, keeps its own engine processes (started
 //! when first needed, restarted after a fault), plays, and sends back the records.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -9,10 +9,10 @@ use crossbeam_channel::Sender;
 
 use super::config::Timeouts;
 use super::game::{self, GameRecord, Player, Table, Termination};
-use super::openings::StartPosition;
-use super::schedule::GameSpec;
+use super::openings::Openings;
+use super::schedule::{GameSpec, Pending};
 use crate::client::{Dialect, Engine, EngineSpec, StartError};
-use crate::rules::{AnyPosition, Color, Variant};
+use crate::rules::{Color, Variant};
 
 /// What every worker shares.
 pub struct Shared<'a> {
@@ -26,10 +26,10 @@ pub struct Shared<'a> {
     pub variant: Variant,
     /// Waits for engines.
     pub timeouts: Timeouts,
-    /// Start positions by opening index.
-    pub openings: &'a HashMap<u64, (StartPosition, AnyPosition)>,
+    /// Start positions.
+    pub openings: &'a Openings,
     /// Games still to play.
-    pub queue: &'a Mutex<VecDeque<GameSpec>>,
+    pub queue: &'a Mutex<Pending>,
     /// Set when no further game may start and running games must be abandoned.
     pub halt: &'a AtomicBool,
     /// `-debug`.
@@ -42,7 +42,7 @@ pub fn run(shared: &Shared<'_>, results: &Sender<GameRecord>) {
     let grace = shared.timeouts.grace;
     while !shared.halt.load(Ordering::Relaxed) {
         let next = match shared.queue.lock() {
-            Ok(mut queue) => queue.pop_front(),
+            Ok(mut queue) => queue.next(),
             Err(_) => None,
         };
         let Some(spec) = next else { break };
@@ -77,7 +77,10 @@ fn play(
     spec: &GameSpec,
     engines: &mut HashMap<usize, Engine>,
 ) -> Option<GameRecord> {
-    let (start, position) = shared.openings.get(&spec.opening)?;
+    let start = shared.openings.get(spec.opening);
+    // Every opening is a legal position: file lines were checked when read, and random
+    // plies are legal moves.
+    let position = start.position(shared.variant).ok()?;
     let seats = [spec.black, spec.white];
     let names = seats.map(|i| shared.names[i].as_str());
     for (side, index) in [(Color::Black, spec.black), (Color::White, spec.white)] {
@@ -100,6 +103,8 @@ fn play(
             Err(e) => {
                 let termination = if e.is_stall() {
                     Termination::Stall
+                } else if e.is_flood() {
+                    Termination::Flood
                 } else {
                     Termination::Crash
                 };
@@ -139,7 +144,7 @@ fn play(
         timeouts: shared.timeouts,
         stop: shared.halt,
     };
-    let record = game::play_game(spec, start, *position, players, table).ok()?;
+    let record = game::play_game(spec, &start, position, players, table).ok()?;
     if record.termination.is_fault() {
         let loser = seats[record.winner.opponent().index()];
         if let Some(engine) = engines.remove(&loser) {

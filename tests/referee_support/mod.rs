@@ -1,0 +1,131 @@
+//! Shared by the referee tests: running the referee (in process or as its binary) on
+//! the fake engine (`src/bin/fake-engine.rs`), scratch directories, and checks that
+//! every game is credited rightly and no process is left behind.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use konane::referee::cli::{self, Invocation};
+use konane::referee::game::{GameRecord, Termination};
+use konane::referee::runner::{self, RunError, RunReport};
+use konane::rules::Variant;
+
+pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+pub const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// A fresh directory under the test target directory.
+pub fn scratch(name: &str) -> PathBuf {
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    let n = COUNT.fetch_add(1, Ordering::SeqCst);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("referee-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the test target directory is writable");
+    dir
+}
+
+/// Splits a command line; `cmd=@` becomes the fake engine and `@dir` the scratch dir.
+pub fn args(line: &str, dir: &Path) -> Vec<String> {
+    line.split_whitespace()
+        .map(|t| {
+            t.replace("cmd=@", &format!("cmd={FAKE}"))
+                .replace("@dir", &dir.display().to_string())
+        })
+        .collect()
+}
+
+pub fn try_run(line: &str, dir: &Path) -> Result<(RunReport, String), RunError> {
+    let Invocation::Run(config) = cli::parse(&args(line, dir)).expect("a valid command line")
+    else {
+        panic!("not a run: {line}")
+    };
+    let mut out = Vec::new();
+    let report = runner::run(*config, &mut out, &NEVER)?;
+    Ok((report, String::from_utf8_lossy(&out).into_owned()))
+}
+
+pub fn run(line: &str, dir: &Path) -> (RunReport, String) {
+    try_run(line, dir).unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// Whether a process is running (a zombie is not).
+pub fn alive(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) => false,
+    }
+}
+
+/// Asserts that every process recorded in `dir/pids` has ended.
+pub fn assert_none_left(dir: &Path) {
+    let pids: Vec<String> = std::fs::read_dir(dir.join("pids"))
+        .expect("the engines recorded their ids")
+        .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+        .collect();
+    assert!(!pids.is_empty(), "no engine recorded its id");
+    // A killed process ends when it is next scheduled: give a busy machine a moment.
+    let started = Instant::now();
+    while pids.iter().any(|p| alive(p)) && started.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let left: Vec<String> = pids
+        .iter()
+        .filter(|p| alive(p))
+        .map(|p| std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default())
+        .collect();
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+/// Replays a record with the rules core: every move legal, the loser of a normal game
+/// without a move.
+pub fn check_replay(r: &GameRecord, variant: Variant) {
+    let mut p = r.opening.position(variant).expect("a valid opening");
+    for m in &r.moves {
+        p.play_text(&m.text)
+            .unwrap_or_else(|e| panic!("game {}: {} is illegal: {e}", r.number, m.text));
+    }
+    if r.termination == Termination::Normal {
+        assert_eq!(
+            p.outcome().map(|o| o.winner()),
+            Some(r.winner),
+            "game {}",
+            r.number
+        );
+    } else {
+        assert_eq!(
+            p.side_to_move(),
+            r.winner.opponent(),
+            "game {}: the loser was to move",
+            r.number
+        );
+    }
+}
+
+pub fn variant(size: &str) -> Variant {
+    Variant {
+        size: size.parse().expect("a board size"),
+        ..Variant::default()
+    }
+}
+
+/// Every game was won by `winner`, ending with `termination`.
+pub fn assert_all(report: &RunReport, winner: &str, termination: Termination) {
+    for r in &report.records {
+        assert_eq!(r.winner_name(), winner, "game {}: {}", r.number, r.detail);
+        assert_eq!(
+            r.termination, termination,
+            "game {}: {}",
+            r.number, r.detail
+        );
+    }
+}
