@@ -25,15 +25,6 @@ impl Dialect {
         }
     }
 
-    /// The line that ends the handshake.
-    #[must_use]
-    pub const fn hello_ok(self) -> &'static str {
-        match self {
-            Dialect::Ugi => "ugiok",
-            Dialect::Uci => "uciok",
-        }
-    }
-
     /// The command that starts a new game.
     #[must_use]
     pub const fn new_game(self) -> &'static str {
@@ -51,12 +42,6 @@ impl Dialect {
             (Dialect::Uci, Color::Black) => ("btime", "binc"),
             (Dialect::Uci, Color::White) => ("wtime", "winc"),
         }
-    }
-
-    /// The protocol's name, as given with `proto=`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        self.hello()
     }
 }
 

@@ -59,6 +59,13 @@ Options:
   -watchdog <s>         wait for bestmove under depth/nodes limits (default 60)
   -grace <s>            wait after 'quit' before killing an engine (default 1)
   -debug                print all engine traffic and engine stderr
+
+Limits: durations up to 1000000 s (timemargin up to 1000000000 ms). From each engine
+a line keeps at most 16 KiB (the rest is dropped; control characters are replaced),
+at most 256 lines wait to be read (then the engine waits), and more than 100000
+lines or 64 MiB after one command, or 256 lines unasked, loses by 'flood'. On Linux
+the referee adopts and ends helpers an engine left behind in a session of their own.
+Exit status: 0 done, 130 after Ctrl-C, 2 on an error.
 ";
 
 /// What the command line asks for.
@@ -381,6 +388,7 @@ fn parse_merge(args: &[String]) -> Result<Invocation, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client;
 
     fn run(line: &str) -> Result<Config, CliError> {
         let args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
@@ -471,6 +479,32 @@ mod tests {
             let e = run(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line}: {e}");
         }
+    }
+
+    #[test]
+    fn the_help_states_the_limits_in_force() {
+        for limit in [
+            client::MAX_SECONDS.to_string(),
+            (client::MAX_SECONDS * 1000).to_string(),
+            format!("{} KiB", client::MAX_LINE_BYTES / 1024),
+            format!("{} lines", client::QUEUE_LINES),
+            client::FLOOD_LINES.to_string(),
+            format!("{} MiB", client::FLOOD_BYTES >> 20),
+        ] {
+            assert!(USAGE.contains(&limit), "the help does not say {limit}");
+        }
+    }
+
+    #[test]
+    fn durations_are_refused_beyond_the_limit() {
+        for line in [
+            "-engine cmd=a st=1000001 -engine cmd=b tc=1",
+            "-engine cmd=a tc=1 -engine cmd=b tc=1 -watchdog 10000000000000000000",
+            "-engine cmd=a tc=1 timemargin=1000000001 -engine cmd=b tc=1",
+        ] {
+            assert!(run(line).is_err(), "{line}");
+        }
+        assert!(run("-engine cmd=a st=1000000 -engine cmd=b tc=1").is_ok());
     }
 
     #[test]

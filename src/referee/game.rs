@@ -1,6 +1,8 @@
 //! One game between two started engines, judged move by move with the rules core.
 
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
 use super::clock::Clock;
@@ -10,14 +12,17 @@ use super::schedule::GameSpec;
 use crate::client::{self, Answer, ClockReading, Dialect, Engine, GoLimits, Limits, RecvError};
 use crate::rules::{AnyPosition, Color, Variant};
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a game ended; JSON writes it as its [`name`](Termination::name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Termination {
     /// The loser had no legal move.
     Normal,
     /// The loser sent a move that is illegal or unreadable, or claimed to have none.
+    #[serde(rename = "illegal move")]
     IllegalMove,
     /// The loser's `bestmove` came later than its clock (plus time margin) allowed.
+    #[serde(rename = "time forfeit")]
     TimeForfeit,
     /// The loser exited or closed its output (or could not be started).
     Crash,
@@ -51,12 +56,6 @@ impl Termination {
             Termination::Stall => "stall",
             Termination::Flood => "flood",
         }
-    }
-
-    /// Reads a [`name`](Self::name).
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Termination> {
-        Termination::ALL.into_iter().find(|t| t.name() == name)
     }
 
     /// Whether the loser misbehaved (and must be restarted).
@@ -124,12 +123,6 @@ impl GameRecord {
     #[must_use]
     pub fn winner_name(&self) -> &str {
         self.name(self.winner)
-    }
-
-    /// The loser's name.
-    #[must_use]
-    pub fn loser_name(&self) -> &str {
-        self.name(self.winner.opponent())
     }
 
     /// A game lost by `loser` before a move was made (it could not be started).

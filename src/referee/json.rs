@@ -88,9 +88,9 @@ pub struct GameJson {
     /// The winner's name.
     pub winner: String,
     /// `black` or `white`.
-    pub winner_side: String,
-    /// `normal`, `illegal move`, `time forfeit`, `crash` or `stall`.
-    pub termination: String,
+    pub winner_side: Side,
+    /// `normal`, `illegal move`, `time forfeit`, `crash`, `stall` or `flood`.
+    pub termination: Termination,
     /// What happened, in a sentence.
     pub detail: String,
     /// `startpos` or the start position text.
@@ -184,10 +184,31 @@ pub enum JsonError {
     },
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
+/// A colour as JSON writes it: `black` or `white`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Black, the first player.
+    Black,
+    /// White.
+    White,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
     }
 }
 
@@ -202,8 +223,8 @@ impl GameJson {
             black: r.black.clone(),
             white: r.white.clone(),
             winner: r.winner_name().to_string(),
-            winner_side: side_name(r.winner).to_string(),
-            termination: r.termination.to_string(),
+            winner_side: r.winner.into(),
+            termination: r.termination,
             detail: r.detail.clone(),
             opening: r.opening.label().to_string(),
             moves: r.moves.iter().map(|m| m.text.clone()).collect(),
@@ -212,22 +233,16 @@ impl GameJson {
     }
 
     /// The record again (move depths and scores are not kept in JSON).
-    pub fn to_record(&self) -> Result<GameRecord, String> {
-        let winner = match self.winner_side.as_str() {
-            "black" => Color::Black,
-            "white" => Color::White,
-            other => return Err(format!("game {}: winner_side '{other}'", self.game)),
-        };
-        let termination = Termination::from_name(&self.termination)
-            .ok_or_else(|| format!("game {}: termination '{}'", self.game, self.termination))?;
-        Ok(GameRecord {
+    #[must_use]
+    pub fn to_record(&self) -> GameRecord {
+        GameRecord {
             number: self.game,
             round: self.round,
             pair: self.pair,
             black: self.black.clone(),
             white: self.white.clone(),
-            winner,
-            termination,
+            winner: self.winner_side.into(),
+            termination: self.termination,
             detail: self.detail.clone(),
             opening: StartPosition::from_label(&self.opening),
             moves: self
@@ -240,7 +255,7 @@ impl GameJson {
                     ..PlayedMove::default()
                 })
                 .collect(),
-        })
+        }
     }
 }
 

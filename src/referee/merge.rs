@@ -50,13 +50,12 @@ pub fn merge(config: &MergeConfig, out: &mut dyn Write) -> Result<Summary, RunEr
         match &info {
             None => info = Some(file_info),
             Some(first) if first.fingerprint != file_info.fingerprint => {
-                return Err(RunError::Invalid(format!(
-                    "{} was made by a different tournament than {}:\n  {}\n  {}",
-                    path.display(),
-                    config.inputs[0].display(),
-                    file_info.fingerprint,
-                    first.fingerprint
-                )));
+                return Err(RunError::MergeMismatch {
+                    path: path.display().to_string(),
+                    first: config.inputs[0].display().to_string(),
+                    theirs: file_info.fingerprint,
+                    ours: first.fingerprint.clone(),
+                });
             }
             Some(_) => {}
         }
@@ -70,16 +69,13 @@ pub fn merge(config: &MergeConfig, out: &mut dyn Write) -> Result<Summary, RunEr
         }
     }
     let Some(mut info) = info else {
-        return Err(RunError::Invalid(
-            "merge needs at least one file".to_string(),
-        ));
+        return Err(RunError::NothingToMerge);
     };
     info.shard = None;
     let records = games
         .values()
         .map(GameJson::to_record)
-        .collect::<Result<Vec<GameRecord>, String>>()
-        .map_err(RunError::Invalid)?;
+        .collect::<Vec<GameRecord>>();
     let standings = Standings::new(&info.engines, &records);
     let _ = writeln!(
         out,
@@ -102,7 +98,7 @@ pub fn merge(config: &MergeConfig, out: &mut dyn Write) -> Result<Summary, RunEr
         }
     }
     if let Some(path) = &config.pgn_out {
-        let variant = json::variant(&info).map_err(RunError::Invalid)?;
+        let variant = json::variant(&info).map_err(RunError::Variant)?;
         let mut file = append(path)?;
         for r in &records {
             let start = match &r.opening {

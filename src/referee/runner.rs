@@ -55,9 +55,44 @@ pub enum RunError {
         /// What the system said.
         source: io::Error,
     },
-    /// Anything else that makes the run impossible.
-    #[error("{0}")]
-    Invalid(String),
+    /// The schedule has more games than can be counted.
+    #[error("the schedule has too many games to count")]
+    ScheduleTooLong,
+    /// A state file of another tournament.
+    #[error("the state file was made by a different tournament:\n  file: {file}\n  now:  {now}")]
+    OtherTournament {
+        /// The file's fingerprint.
+        file: String,
+        /// This run's fingerprint.
+        now: String,
+    },
+    /// `-resume <file>` alone, and the file does not exist.
+    #[error(
+        "state file {} does not exist: give the whole command line to start the run",
+        .0.display()
+    )]
+    NoStateFile(std::path::PathBuf),
+    /// The command line stored in a state file is not a run.
+    #[error("the state file {} holds no run", .0.display())]
+    NoRunInStateFile(std::path::PathBuf),
+    /// Files given to `merge` come from different tournaments.
+    #[error("{path} was made by a different tournament than {first}:\n  {theirs}\n  {ours}")]
+    MergeMismatch {
+        /// The file that does not match.
+        path: String,
+        /// The first file.
+        first: String,
+        /// The fingerprint of `path`.
+        theirs: String,
+        /// The fingerprint of `first`.
+        ours: String,
+    },
+    /// `merge` was given no file.
+    #[error("merge needs at least one file")]
+    NothingToMerge,
+    /// The rules named in a file cannot be read.
+    #[error("the rules of the files: {0}")]
+    Variant(String),
 }
 
 /// Why a run ended.
@@ -99,6 +134,40 @@ pub fn run(
     out: &mut dyn Write,
     interrupt: &AtomicBool,
 ) -> Result<RunReport, RunError> {
+    let (mut setup, pending) = set_up(config, out, interrupt)?;
+    let progress = play(&mut setup, pending, out, interrupt)?;
+    finish(setup, progress, out)
+}
+
+/// A run ready to play its first game.
+struct SetUp {
+    config: Config,
+    seed: u64,
+    openings: Openings,
+    names: Vec<String>,
+    dialects: Vec<Dialect>,
+    info: RunInfo,
+    /// The games of the state file.
+    resumed: Vec<GameRecord>,
+    outputs: Outputs,
+}
+
+/// Where the games stand.
+struct Progress {
+    records: Vec<GameRecord>,
+    standings: Standings,
+    stop: Stop,
+    played_now: u64,
+    to_play: u64,
+}
+
+/// Everything before the first game: the state file, seed, openings and schedule, the
+/// output paths, the engines' first start, the output files.
+fn set_up(
+    config: Config,
+    out: &mut dyn Write,
+    interrupt: &AtomicBool,
+) -> Result<(SetUp, Pending), RunError> {
     let (config, resumed) = with_resume(config)?;
     if let Some(contents) = &resumed {
         for w in &contents.warnings {
@@ -118,13 +187,13 @@ pub fn run(
         config.games,
         config.rounds,
     )
-    .ok_or_else(|| RunError::Invalid("the schedule has too many games to count".to_string()))?;
+    .ok_or(RunError::ScheduleTooLong)?;
     let scheduled = full.len();
     let done: HashSet<u64> = resumed
         .iter()
         .flat_map(|(_, games)| games.iter().map(|g| g.game))
         .collect();
-    let mine = Pending::new(full, config.shard, done);
+    let pending = Pending::new(full, config.shard, done);
     if let Some(path) = &config.json_out {
         output::check(path).map_err(|source| RunError::Io {
             path: path.display().to_string(),
@@ -136,41 +205,67 @@ pub fn run(
     let mut records = Vec::new();
     if let Some((old, games)) = &resumed {
         if old.fingerprint != info.fingerprint {
-            return Err(RunError::Invalid(format!(
-                "the state file was made by a different tournament:\n  file: {}\n  now:  {}",
-                old.fingerprint, info.fingerprint
-            )));
+            return Err(RunError::OtherTournament {
+                file: old.fingerprint.clone(),
+                now: info.fingerprint,
+            });
         }
-        for g in games {
-            records.push(g.to_record().map_err(RunError::Invalid)?);
-        }
+        records.extend(games.iter().map(GameJson::to_record));
         say(
             out,
             &format!("Resuming: {} games already played", records.len()),
         );
     }
-    let to_play = mine.left();
-    say(out, &header(&config, &names, to_play, scheduled));
-    let mut outputs = Outputs::open(&config, &info)?;
-    let queue = Mutex::new(mine);
+    say(out, &header(&config, &names, pending.left(), scheduled));
+    let outputs = Outputs::open(&config, &info)?;
+    let setup = SetUp {
+        config,
+        seed,
+        openings,
+        names,
+        dialects,
+        info,
+        resumed: records,
+        outputs,
+    };
+    Ok((setup, pending))
+}
+
+/// The event loop: workers play the games; this thread reports and records each one,
+/// and raises the halt on an SPRT decision, an interrupt or a file that cannot be
+/// written.
+fn play(
+    setup: &mut SetUp,
+    pending: Pending,
+    out: &mut dyn Write,
+    interrupt: &AtomicBool,
+) -> Result<Progress, RunError> {
+    let config = &setup.config;
+    let to_play = pending.left();
+    let scheduled = setup.info.scheduled_games;
+    let workers = u64::from(config.concurrency).min(to_play);
+    let queue = Mutex::new(pending);
     let halt = AtomicBool::new(false);
     let shared = Shared {
         specs: &config.engines,
-        names: &names,
-        dialects: &dialects,
+        names: &setup.names,
+        dialects: &setup.dialects,
         variant: config.variant,
         timeouts: config.timeouts,
-        openings: &openings,
+        openings: &setup.openings,
         queue: &queue,
         halt: &halt,
         debug: config.debug,
     };
-    let mut stop = Stop::Completed;
+    let mut progress = Progress {
+        standings: Standings::new(&setup.names, &setup.resumed),
+        records: std::mem::take(&mut setup.resumed),
+        stop: Stop::Completed,
+        played_now: 0,
+        to_play,
+    };
     let mut failure = None;
-    let mut standings = Standings::new(&names, &records);
     let (sender, receiver) = crossbeam_channel::unbounded();
-    let workers = u64::from(config.concurrency).min(to_play);
-    let mut played_now = 0;
     thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
@@ -181,46 +276,79 @@ pub fn run(
         loop {
             match receiver.recv_timeout(Duration::from_millis(50)) {
                 Ok(record) => {
-                    played_now += 1;
                     say(out, &report::game_line(&record, scheduled));
-                    if let Err(e) = outputs.game(&record, &config, &start_text(&record, &config)) {
+                    let start = start_text(&record, config);
+                    if let Err(e) = setup.outputs.game(&record, config, &start) {
                         failure = Some(e);
                         halt.store(true, Ordering::SeqCst);
                         break;
                     }
-                    standings.add(&record);
-                    records.push(record);
-                    // The last game's standings come with the final report.
-                    let interval = u64::from(config.rating_interval);
-                    if interval > 0 && played_now % interval == 0 && played_now < to_play {
-                        say(
-                            out,
-                            &report::standings_block(&standings, config.sprt.as_ref()),
-                        );
-                    }
-                    if let Some(sprt) = &config.sprt {
-                        let (binomial, pairs) = report::sprt_statuses(sprt, &standings);
-                        if stop == Stop::Completed
-                            && let Some((test, decision)) =
-                                report::sprt_verdict(sprt, &binomial, &pairs)
-                        {
-                            stop = Stop::Sprt(test, decision);
-                            halt.store(true, Ordering::SeqCst);
-                        }
+                    if progress.record(record, config, out) {
+                        halt.store(true, Ordering::SeqCst);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }
             if interrupt.load(Ordering::SeqCst) && !halt.load(Ordering::SeqCst) {
-                stop = Stop::Interrupted;
+                progress.stop = Stop::Interrupted;
                 halt.store(true, Ordering::SeqCst);
             }
         }
     });
-    if let Some(e) = failure {
-        return Err(e);
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(progress),
     }
+}
+
+impl Progress {
+    /// Counts a finished game, prints the standings when due; `true` when an SPRT has
+    /// just decided the match.
+    fn record(&mut self, record: GameRecord, config: &Config, out: &mut dyn Write) -> bool {
+        self.played_now += 1;
+        self.standings.add(&record);
+        self.records.push(record);
+        // The last game's standings come with the final report.
+        let interval = u64::from(config.rating_interval);
+        if interval > 0
+            && self.played_now.is_multiple_of(interval)
+            && self.played_now < self.to_play
+        {
+            say(
+                out,
+                &report::standings_block(&self.standings, config.sprt.as_ref()),
+            );
+        }
+        if let Some(sprt) = &config.sprt {
+            let (binomial, pairs) = report::sprt_statuses(sprt, &self.standings);
+            if self.stop == Stop::Completed
+                && let Some((test, decision)) = report::sprt_verdict(sprt, &binomial, &pairs)
+            {
+                self.stop = Stop::Sprt(test, decision);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The final report, the reason the run ended and the JSON summary.
+fn finish(setup: SetUp, progress: Progress, out: &mut dyn Write) -> Result<RunReport, RunError> {
+    let SetUp {
+        config,
+        seed,
+        names,
+        info,
+        ..
+    } = setup;
+    let Progress {
+        mut records,
+        standings,
+        stop,
+        played_now,
+        to_play,
+    } = progress;
     records.sort_by_key(|r| r.number);
     say(out, "");
     say(out, &report::final_block(&standings, config.sprt.as_ref()));
@@ -298,10 +426,7 @@ fn with_resume(config: Config) -> Result<(Config, Option<state::Contents>), RunE
     };
     if !path.exists() {
         if config.engines.is_empty() {
-            return Err(RunError::Invalid(format!(
-                "state file {} does not exist: give the whole command line to start the run",
-                path.display()
-            )));
+            return Err(RunError::NoStateFile(path));
         }
         return Ok((config, None));
     }
@@ -312,7 +437,7 @@ fn with_resume(config: Config) -> Result<(Config, Option<state::Contents>), RunE
                 stored.resume = Some(path);
                 *stored
             }
-            _ => return Err(RunError::Invalid("the state file holds no run".to_string())),
+            _ => return Err(RunError::NoRunInStateFile(path)),
         }
     } else {
         config

@@ -91,7 +91,6 @@ pub fn parse(text: &str) -> Result<Contents, String> {
                         g.game, info.scheduled_games
                     ));
                 }
-                g.to_record().map_err(|e| format!("line {number}: {e}"))?;
                 match seen.get(&g.game) {
                     Some(&(first, index)) if games[index] == g => warnings.push(format!(
                         "line {number} repeats game {} of line {first}: counted once",
