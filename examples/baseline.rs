@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, Write};
 
-use konane::protocol::command::{Command, Dialect, Start, parse};
+use konane::protocol::{Command, Dialect, Start, parse};
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
 use konane::with_position;
 

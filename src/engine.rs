@@ -1,13 +1,14 @@
 //! The searcher thread and the channels between it and the session.
 //!
 //! The session sends [`Job`]s; the searcher runs them one at a time and sends back the
-//! lines to print ([`Event::Line`]) and, once a job is over, [`Event::Finished`]. The
-//! session stays free to read input all the while: `isready`, `stop` and `ponderhit`
-//! are answered or passed on at once through the job's [`SearchControl`].
+//! lines to print ([`Event::Line`]) and, once a job is over, [`Event::Finished`], each
+//! tagged with the job's number. The session stays free to read input all the while:
+//! `isready`, `stop` and `ponderhit` are answered or passed on at once through the
+//! job's [`SearchControl`], where a search also keeps the `bestmove` it would give now,
+//! so that the session can answer on time whatever the search threads are doing.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -16,7 +17,7 @@ use crate::bench;
 use crate::rules::{AnyPosition, Bitboard, Color, Move, Perft, Position};
 use crate::search::score::uci;
 use crate::search::solver::{InterruptReason, SolveLimits, SolveProgress};
-use crate::search::time::{Clock, TimeControl};
+use crate::search::time::{Clock, TimeControl, budget, moves_left};
 use crate::search::{
     Iteration, SearchControl, SearchParams, SearchResult, Searcher, proven_line, proven_result,
 };
@@ -102,22 +103,27 @@ pub enum Job {
     Clear,
 }
 
-/// What the searcher thread sends back.
+/// The number the engine gives a job when it is sent, to tell its events apart.
+pub type JobId = u64;
+
+/// What the searcher thread sends back, each with the number of the job it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A line to print.
-    Line(String),
+    Line(JobId, String),
     /// The job is done. Its last line (the `bestmove`, the perft or bench total) comes
     /// with it, so that the session prints it and becomes idle in one step: once a
     /// GUI has seen a job's last line, everything it sends next finds the session free.
-    Finished(Option<String>),
+    Finished(JobId, Option<String>),
 }
 
-/// The searcher thread, seen from the session.
+/// The searcher thread, seen from the session. Dropping it lets the searcher end once
+/// its last job is over; it is not waited for: a job the session has stopped may take
+/// its threads a while to notice, and the process need not wait for that.
 pub struct Engine {
-    jobs: Option<Sender<Job>>,
+    jobs: Sender<(JobId, Job)>,
     events: Receiver<Event>,
-    thread: Option<JoinHandle<()>>,
+    sent: JobId,
 }
 
 impl Engine {
@@ -128,23 +134,24 @@ impl Engine {
         let (job_tx, job_rx) = unbounded();
         let (event_tx, event_rx) = unbounded();
         let searcher = Searcher::new(hash_megabytes);
-        let thread = std::thread::Builder::new()
+        std::thread::Builder::new()
             .name("searcher".into())
             .stack_size(64 << 20)
             .spawn(move || searcher_loop(searcher, &job_rx, &event_tx))?;
         Ok(Engine {
-            jobs: Some(job_tx),
+            jobs: job_tx,
             events: event_rx,
-            thread: Some(thread),
+            sent: 0,
         })
     }
 
-    /// Hands a job to the searcher.
-    pub fn send(&self, job: Job) {
-        if let Some(jobs) = &self.jobs {
-            // The searcher only ends when this sender is dropped, so it is listening.
-            let _ = jobs.send(job);
-        }
+    /// Hands a job to the searcher (it starts when the jobs before it are over) and
+    /// returns its number.
+    pub fn send(&mut self, job: Job) -> JobId {
+        self.sent += 1;
+        // The searcher only ends when this sender is dropped, so it is listening.
+        let _ = self.jobs.send((self.sent, job));
+        self.sent
     }
 
     /// The channel of lines and job ends.
@@ -154,20 +161,11 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.jobs = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-fn searcher_loop(mut searcher: Searcher, jobs: &Receiver<Job>, events: &Sender<Event>) {
-    let say = |line: String| {
-        let _ = events.send(Event::Line(line));
-    };
-    for job in jobs {
+fn searcher_loop(mut searcher: Searcher, jobs: &Receiver<(JobId, Job)>, events: &Sender<Event>) {
+    for (id, job) in jobs {
+        let say = |line: String| {
+            let _ = events.send(Event::Line(id, line));
+        };
         let fallback = match &job {
             Job::Search { position, .. } => Some(*position),
             _ => None,
@@ -184,7 +182,7 @@ fn searcher_loop(mut searcher: Searcher, jobs: &Receiver<Job>, events: &Sender<E
                 format!("bestmove {}", first.unwrap_or_else(|| "0000".into()))
             })
         });
-        let _ = events.send(Event::Finished(last));
+        let _ = events.send(Event::Finished(id, last));
     }
 }
 
@@ -282,6 +280,7 @@ fn search<B: Bitboard>(
     let params = search_params(pos, request, settings, say);
     let result = searcher.search(pos, &params, control, &mut |it| {
         say(info_line(pos, it, settings.multipv > 1));
+        offer_line(pos, it, settings, control);
     });
     // UCI: after `go infinite` or while pondering, the best move waits for `stop` (or
     // `ponderhit`), even when the search has nothing left to do.
@@ -321,6 +320,17 @@ fn solve<B: Bitboard>(
     say: &dyn Fn(String),
 ) -> String {
     let started = Instant::now();
+    // A move to play at once if the solve is stopped or runs out of time: that of a
+    // search too small to delay the solve.
+    let quick = SearchParams {
+        nodes: Some(QUICK_SEARCH_NODES),
+        multipv: 1,
+        ..SearchParams::default()
+    };
+    let ready = searcher.search(pos, &quick, control, &mut |_| {});
+    if ready.best.is_some() {
+        control.offer(bestmove_line(pos, &ready, settings.show_ponder));
+    }
     let limits = SolveLimits {
         deadline: request
             .move_time
@@ -358,12 +368,18 @@ fn solve<B: Bitboard>(
                 interrupted.nodes,
                 interrupted.elapsed.as_millis()
             ));
+            // The job's own control: `stop`, `quit` and the end of `movetime` (which
+            // the session enforces) end this search too.
             let params = SearchParams {
                 nodes: Some(SHORT_SEARCH_NODES),
                 multipv: 1,
                 ..SearchParams::default()
             };
-            let result = searcher.search(pos, &params, &SearchControl::new(false), &mut |_| {});
+            let result = searcher.search(pos, &params, control, &mut |it| {
+                offer_line(pos, it, settings, control);
+            });
+            // Stopped before its first iteration, it knows less than the quick one.
+            let result = if result.depth == 0 { ready } else { result };
             finish(pos, &result, settings, say)
         }
     }
@@ -372,14 +388,29 @@ fn solve<B: Bitboard>(
 /// Nodes of the search that picks a move when a solve ends without a proof.
 const SHORT_SEARCH_NODES: u64 = 200_000;
 
-fn search_params<B: Bitboard>(
+/// Nodes of the search that has a move ready before a solve starts.
+const QUICK_SEARCH_NODES: u64 = 2_000;
+
+/// Offers the best line of a finished iteration as the answer the session may give.
+fn offer_line<B: Bitboard>(
     pos: &Position<B>,
-    request: &GoRequest,
+    it: &Iteration<'_, B>,
     settings: JobSettings,
-    say: &dyn Fn(String),
-) -> SearchParams<B> {
-    let side = pos.side_to_move();
-    let time = if let Some(t) = request.move_time {
+    control: &SearchControl,
+) {
+    if let (1, Some(&best)) = (it.multipv, it.pv.first()) {
+        control.offer(bestmove_text(
+            pos,
+            best,
+            it.pv.get(1).copied(),
+            settings.show_ponder,
+        ));
+    }
+}
+
+/// The time control a `go` gives the side to move.
+fn time_control(side: Color, request: &GoRequest) -> TimeControl {
+    if let Some(t) = request.move_time {
         TimeControl::MoveTime(t)
     } else if let Some(remaining) = request.time[side.index()] {
         TimeControl::Clock(Clock {
@@ -389,7 +420,45 @@ fn search_params<B: Bitboard>(
         })
     } else {
         TimeControl::Unlimited
-    };
+    }
+}
+
+/// When, counted from the start of its clock, the answer to a `go` on `position` is due
+/// at the latest: the search's hard deadline (or a solve's `movetime`, less the
+/// overhead), computed by the same rules the search uses. `None` when only the search
+/// itself or `stop` can end it (`infinite`, `ponder` until `ponderhit`, no time limit).
+#[must_use]
+pub fn answer_due(
+    position: &AnyPosition,
+    request: &GoRequest,
+    overhead: Duration,
+) -> Option<Duration> {
+    if request.infinite {
+        return None;
+    }
+    if request.solve {
+        return request.move_time.map(|t| t.saturating_sub(overhead));
+    }
+    let side = position.side_to_move();
+    let (squares, empty) = with_position!(position, p => {
+        let geo = p.geometry();
+        (geo.width() * geo.height(), p.empty().count() as usize)
+    });
+    budget(
+        time_control(side, request),
+        overhead,
+        moves_left(squares, empty),
+    )
+    .hard
+}
+
+fn search_params<B: Bitboard>(
+    pos: &Position<B>,
+    request: &GoRequest,
+    settings: JobSettings,
+    say: &dyn Fn(String),
+) -> SearchParams<B> {
+    let time = time_control(pos.side_to_move(), request);
     let mut searchmoves = Vec::new();
     let mut refused = Vec::new();
     for text in &request.search_moves {
@@ -460,15 +529,24 @@ fn bestmove_line<B: Bitboard>(
     result: &SearchResult<B>,
     show_ponder: bool,
 ) -> String {
-    let Some(best) = result.best else {
-        return "bestmove 0000".into();
-    };
-    let after = pos.after(best);
-    match result.ponder.filter(|_| show_ponder) {
+    match result.best {
+        Some(best) => bestmove_text(pos, best, result.ponder, show_ponder),
+        None => "bestmove 0000".into(),
+    }
+}
+
+/// `bestmove <best> [ponder <reply>]`, the reply shown only when `show_ponder`.
+fn bestmove_text<B: Bitboard>(
+    pos: &Position<B>,
+    best: Move<B>,
+    reply: Option<Move<B>>,
+    show_ponder: bool,
+) -> String {
+    match reply.filter(|_| show_ponder) {
         Some(reply) => format!(
             "bestmove {} ponder {}",
             pos.move_text(best),
-            after.move_text(reply)
+            pos.after(best).move_text(reply)
         ),
         None => format!("bestmove {}", pos.move_text(best)),
     }

@@ -282,7 +282,7 @@ fn junk(rng: &mut Rng) -> (Vec<u8>, bool) {
 /// Whether the engine reads `line` as a command word somewhere (so it is not junk).
 fn has_command_word(line: &str) -> bool {
     line.split(char::is_whitespace)
-        .any(konane::protocol::command::is_command_word)
+        .any(konane::protocol::is_command_word)
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! One test per rule of `shared/konane-rules.md`, named after it. Expected moves and
+//! One test per rule of `docs/rules.md`, named after it. Expected moves and
 //! positions are worked out by hand from the rules file on small, drawn boards.
 
 mod common;

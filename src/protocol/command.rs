@@ -110,6 +110,31 @@ pub enum Command {
     Query(Query),
 }
 
+impl Command {
+    /// Roughly the memory the command holds, in bytes: what a queue of waiting
+    /// commands is bounded by.
+    #[must_use]
+    pub fn weight(&self) -> usize {
+        let text = |t: &str| t.len() + std::mem::size_of::<String>();
+        let words = |ws: &[String]| ws.iter().map(|w| text(w)).sum::<usize>();
+        std::mem::size_of::<Command>()
+            + match self {
+                Command::SetOption { name, value } => text(name) + text(value),
+                Command::Position { start, moves } => {
+                    words(moves)
+                        + match start {
+                            Start::StartPos => 0,
+                            Start::Text(t) => text(t),
+                        }
+                }
+                Command::Go(Go::Search { request, warnings }) => {
+                    words(&request.search_moves) + words(warnings)
+                }
+                _ => 0,
+            }
+    }
+}
+
 /// A line that is not a command the engine can carry out.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CommandError {
@@ -373,50 +398,23 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
             "searchmoves" => {
                 let end = args[i + 1..]
                     .iter()
-                    .position(|w| GO_KEYS.contains(w) || GO_FLAGS.contains(w))
+                    .position(|w| is_go_keyword(w))
                     .map_or(args.len(), |p| i + 1 + p);
                 request.search_moves = args[i + 1..end].iter().map(|m| (*m).to_string()).collect();
                 i = end;
                 continue;
             }
-            _ if GO_KEYS.contains(&key) => {
-                let value = go_number(args, i)?;
-                let mut clamped = |used: i64| {
-                    if used != value {
-                        warnings.push(format!(
-                            "go: {key} {value} is out of range; taken as {used}"
-                        ));
+            _ => match GoNumber::named(key) {
+                Some(number) => {
+                    let value = go_number(args, i)?;
+                    if let Some(warning) = number.apply(value, &mut request) {
+                        warnings.push(format!("go: {key} {value} {warning}"));
                     }
-                    used
-                };
-                let max_depth = i64::from(MAX_DEPTH);
-                match key {
-                    "p1time" | "btime" => request.time[0] = Some(millis(clamped(value.max(0)))),
-                    "p2time" | "wtime" => request.time[1] = Some(millis(clamped(value.max(0)))),
-                    "p1inc" | "binc" => request.increment[0] = millis(clamped(value.max(0))),
-                    "p2inc" | "winc" => request.increment[1] = millis(clamped(value.max(0))),
-                    "movestogo" => {
-                        // 0 is what some GUIs send for "no periods": ignored quietly.
-                        if value < 0 {
-                            warnings.push(format!("go: movestogo {value} is negative; ignored"));
-                        }
-                        request.moves_to_go =
-                            (value > 0).then(|| value.min(i64::from(u32::MAX)) as u32);
-                    }
-                    "movetime" => request.move_time = Some(millis(clamped(value.max(0)))),
-                    "depth" => request.depth = Some(clamped(value.clamp(1, max_depth)) as u32),
-                    "nodes" => request.nodes = Some(clamped(value.max(1)) as u64),
-                    // `mate n`: search until a win in n moves is found; depth 2n - 1 is
-                    // where such a win shows.
-                    _ => {
-                        let moves = clamped(value.clamp(1, (max_depth + 1) / 2));
-                        request.depth = Some((moves * 2 - 1) as u32);
-                    }
+                    i += 2;
+                    continue;
                 }
-                i += 2;
-                continue;
-            }
-            _ => unknown.push(key),
+                None => unknown.push(key),
+            },
         }
         i += 1;
     }
@@ -436,25 +434,88 @@ fn go(args: &[&str]) -> Result<Go, CommandError> {
     Ok(Go::Search { request, warnings })
 }
 
-/// `go` keywords that stand alone.
-const GO_FLAGS: [&str; 4] = ["infinite", "ponder", "searchmoves", "solve"];
+/// Whether `word` is a `go` keyword (so it ends a `searchmoves` list).
+fn is_go_keyword(word: &str) -> bool {
+    matches!(word, "infinite" | "ponder" | "searchmoves" | "solve")
+        || GoNumber::named(word).is_some()
+}
 
-/// `go` keywords followed by a number.
-const GO_KEYS: [&str; 13] = [
-    "p1time",
-    "p2time",
-    "p1inc",
-    "p2inc",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "movetime",
-    "depth",
-    "nodes",
-    "mate",
-];
+/// The `go` keywords followed by a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GoNumber {
+    /// A side's clock (`p1time`/`btime`, `p2time`/`wtime`), by colour index.
+    Time(usize),
+    /// A side's increment, by colour index.
+    Increment(usize),
+    MovesToGo,
+    MoveTime,
+    Depth,
+    Nodes,
+    Mate,
+}
+
+impl GoNumber {
+    fn named(word: &str) -> Option<GoNumber> {
+        Some(match word {
+            "p1time" | "btime" => GoNumber::Time(0),
+            "p2time" | "wtime" => GoNumber::Time(1),
+            "p1inc" | "binc" => GoNumber::Increment(0),
+            "p2inc" | "winc" => GoNumber::Increment(1),
+            "movestogo" => GoNumber::MovesToGo,
+            "movetime" => GoNumber::MoveTime,
+            "depth" => GoNumber::Depth,
+            "nodes" => GoNumber::Nodes,
+            "mate" => GoNumber::Mate,
+            _ => return None,
+        })
+    }
+
+    /// Puts `value` into `request`, clamped to what the keyword allows; the warning
+    /// to give when it was not taken as sent.
+    fn apply(self, value: i64, request: &mut GoRequest) -> Option<String> {
+        let max_depth = i64::from(MAX_DEPTH);
+        let used = match self {
+            GoNumber::Time(side) => {
+                let used = value.max(0);
+                request.time[side] = Some(millis(used));
+                used
+            }
+            GoNumber::Increment(side) => {
+                let used = value.max(0);
+                request.increment[side] = millis(used);
+                used
+            }
+            GoNumber::MoveTime => {
+                let used = value.max(0);
+                request.move_time = Some(millis(used));
+                used
+            }
+            GoNumber::Depth => {
+                let used = value.clamp(1, max_depth);
+                request.depth = Some(used as u32);
+                used
+            }
+            GoNumber::Nodes => {
+                let used = value.max(1);
+                request.nodes = Some(used as u64);
+                used
+            }
+            // `mate n`: search until a win in n moves is found; depth 2n - 1 is where
+            // such a win shows.
+            GoNumber::Mate => {
+                let used = value.clamp(1, (max_depth + 1) / 2);
+                request.depth = Some((used * 2 - 1) as u32);
+                used
+            }
+            GoNumber::MovesToGo => {
+                // 0 is what some GUIs send for "no periods": ignored quietly.
+                request.moves_to_go = (value > 0).then(|| value.min(i64::from(u32::MAX)) as u32);
+                return (value < 0).then(|| "is negative; ignored".to_string());
+            }
+        };
+        (used != value).then(|| format!("is out of range; taken as {used}"))
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -593,6 +654,28 @@ mod tests {
             "go: perft depth must be from 1 to 64, not 0"
         );
         assert_eq!(ok("go perft 3"), Command::Go(Go::Perft(3)));
+    }
+
+    #[test]
+    fn an_unknown_go_keyword_is_skipped_not_taken_as_another() {
+        let Command::Go(Go::Search { request, warnings }) = ok("go matte 3 depth 4") else {
+            panic!("not a search");
+        };
+        assert_eq!(request.depth, Some(4), "'matte 3' is not 'mate 3'");
+        assert_eq!(warnings, ["go: unknown words skipped: 'matte' '3'"]);
+        let Command::Go(Go::Search { request, .. }) = ok("go mate 3") else {
+            panic!("not a search");
+        };
+        assert_eq!(request.depth, Some(5));
+    }
+
+    #[test]
+    fn the_weight_of_a_command_counts_its_text() {
+        let small = ok("position startpos moves d5 d4");
+        let big = ok(&format!("position startpos moves {}", "d5 ".repeat(10_000)));
+        assert!(big.weight() > 10_000 * 2, "{}", big.weight());
+        assert!(small.weight() * 50 < big.weight(), "{}", small.weight());
+        assert!(ok("isready").weight() > 0);
     }
 
     #[test]

@@ -12,6 +12,11 @@ use super::session::Input;
 /// Longest line kept; the rest of a longer line is read and dropped.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// Parsed lines the reader may be ahead of the session: the channel between them is
+/// bounded by this, so that input is left in the pipe (where the sender feels it)
+/// while the session is busy, instead of piling up in memory.
+pub const READ_AHEAD: usize = 4;
+
 /// Reads lines from `input` on a thread of its own until it ends (or the session has
 /// gone), sending every non-blank line, parsed. The end of input closes the channel.
 pub fn spawn_reader<R: Read + Send + 'static>(
@@ -60,6 +65,15 @@ pub fn argument_lines(args: impl IntoIterator<Item = String>) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The inputs that argument lines stand for, blank ones left out.
+#[must_use]
+pub fn script_lines(lines: Vec<String>) -> Vec<Input> {
+    lines
+        .into_iter()
+        .filter_map(|line| parse_line(Line::Text(line)))
+        .collect()
 }
 
 /// Parses a line; `None` for a blank one.

@@ -1,10 +1,13 @@
 //! The text protocol (UGI, with the UCI spellings as aliases): a nom parser from a line
-//! to a [`Command`](command::Command), the options, and the session that owns the
-//! position and writes every reply.
+//! to a command, the options, the reader thread, and the session that owns the position
+//! and writes every reply.
 
-pub mod command;
-pub mod input;
-pub mod options;
-pub mod session;
+mod backlog;
+mod command;
+mod input;
+mod options;
+mod session;
 
-pub use session::Session;
+pub use command::{Command, Dialect, Go, Start, is_command_word, parse};
+pub use input::{READ_AHEAD, argument_lines, script_lines, spawn_reader};
+pub use session::{Input, Session};

@@ -4,88 +4,230 @@ use thiserror::Error;
 
 use crate::rules::{BoardSize, MultiJump, Opening, Variant};
 
-/// The type and range of an option, as UCI announces them.
-#[derive(Clone, Copy, Debug)]
+/// What an option is and how it is read and written: the type and range UCI announces,
+/// and the field of [`Options`] it stands for.
+#[derive(Clone, Copy)]
 enum Kind {
-    Spin { min: i64, max: i64 },
-    Check,
-    Combo(&'static [&'static str]),
-    Text,
+    /// A whole number within `min..=max`.
+    Spin {
+        min: i64,
+        max: i64,
+        get: fn(&Options) -> u64,
+        set: fn(&mut Options, u64),
+    },
+    /// `true` or `false`.
+    Check {
+        get: fn(&Options) -> bool,
+        set: fn(&mut Options, bool),
+    },
+    /// One of `values` (in any case, and such aliases as the parser takes).
+    Combo {
+        values: &'static [&'static str],
+        get: fn(&Options) -> String,
+        set: fn(&mut Options, &str) -> Result<(), String>,
+    },
+    /// Text the option parses itself.
+    Text {
+        get: fn(&Options) -> String,
+        set: fn(&mut Options, &str) -> Result<(), String>,
+    },
+    /// An action without a value.
     Button,
 }
 
+/// One option: everything about it in one place.
 struct Spec {
+    /// Its name as announced (matched without regard to case or spaces).
     name: &'static str,
     kind: Kind,
+    /// Its value at start-up, as text (none for a button).
     default: &'static str,
+    /// What the session does when it is set.
+    effect: Change,
 }
 
 /// Largest transposition table, in MB.
 pub const MAX_HASH_MB: i64 = 65_536;
 /// Most search threads.
 pub const MAX_THREADS: i64 = 64;
+/// Longest option value considered: none of the values accepted comes near it, and a
+/// longer one is refused without being quoted in full.
+const MAX_VALUE: usize = 40;
 
+/// Parses `value` into `slot`, or says why it cannot (the slot is then unchanged).
+fn parse_into<T: std::str::FromStr>(slot: &mut T, value: &str) -> Result<(), String>
+where
+    T::Err: std::fmt::Display,
+{
+    *slot = value.parse().map_err(|e: T::Err| e.to_string())?;
+    Ok(())
+}
+
+/// Every option, in the order announced. Adding an option is adding an entry here (and
+/// its field to [`Options`]).
 const SPECS: [Spec; 10] = [
     Spec {
         name: "Hash",
         kind: Kind::Spin {
             min: 1,
             max: MAX_HASH_MB,
+            get: |o| o.hash_mb as u64,
+            set: |o, n| o.hash_mb = n as usize,
         },
         default: "16",
+        effect: Change::Hash,
     },
     Spec {
         name: "SolverHash",
         kind: Kind::Spin {
             min: 1,
             max: MAX_HASH_MB,
+            get: |o| o.solver_hash_mb as u64,
+            set: |o, n| o.solver_hash_mb = n as usize,
         },
         default: "64",
+        effect: Change::SolverHash,
     },
     Spec {
         name: "Clear Hash",
         kind: Kind::Button,
         default: "",
+        effect: Change::ClearHash,
     },
     Spec {
         name: "Threads",
         kind: Kind::Spin {
             min: 1,
             max: MAX_THREADS,
+            get: |o| o.threads as u64,
+            set: |o, n| o.threads = n as usize,
         },
         default: "1",
+        effect: Change::Threads,
     },
     Spec {
         name: "MoveOverhead",
-        kind: Kind::Spin { min: 0, max: 5000 },
+        kind: Kind::Spin {
+            min: 0,
+            max: 5000,
+            get: |o| o.move_overhead_ms,
+            set: |o, n| o.move_overhead_ms = n,
+        },
         default: "30",
+        effect: Change::Other,
     },
     Spec {
         name: "Ponder",
-        kind: Kind::Check,
+        kind: Kind::Check {
+            get: |o| o.ponder,
+            set: |o, on| o.ponder = on,
+        },
         default: "false",
+        effect: Change::Other,
     },
     Spec {
         name: "MultiPV",
-        kind: Kind::Spin { min: 1, max: 256 },
+        kind: Kind::Spin {
+            min: 1,
+            max: 256,
+            get: |o| o.multipv as u64,
+            set: |o, n| o.multipv = n as usize,
+        },
         default: "1",
+        effect: Change::Other,
     },
     Spec {
         name: "BoardSize",
-        kind: Kind::Text,
+        kind: Kind::Text {
+            get: |o| o.board_size.to_string(),
+            set: |o, v| parse_into(&mut o.board_size, v),
+        },
         default: "8x8",
+        effect: Change::Rules,
     },
     Spec {
         name: "Opening",
-        kind: Kind::Combo(&["diagonal", "centre", "any"]),
+        kind: Kind::Combo {
+            values: &["diagonal", "centre", "any"],
+            get: |o| o.opening.to_string(),
+            set: |o, v| parse_into(&mut o.opening, v),
+        },
         default: "diagonal",
+        effect: Change::Rules,
     },
     Spec {
         name: "MultiJump",
-        kind: Kind::Combo(&["straight", "turning"]),
+        kind: Kind::Combo {
+            values: &["straight", "turning"],
+            get: |o| o.multi_jump.to_string(),
+            set: |o, v| parse_into(&mut o.multi_jump, v),
+        },
         default: "straight",
+        effect: Change::Rules,
     },
 ];
+
+impl Spec {
+    /// The `option name ...` line announcing it.
+    fn announcement(&self) -> String {
+        let (name, default) = (self.name, self.default);
+        match self.kind {
+            Kind::Spin { min, max, .. } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            Kind::Check { .. } => format!("option name {name} type check default {default}"),
+            Kind::Combo { values, .. } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            Kind::Text { .. } => format!("option name {name} type string default {default}"),
+            Kind::Button => format!("option name {name} type button"),
+        }
+    }
+
+    /// Its current value in `options`, as text.
+    fn current(&self, options: &Options) -> String {
+        match self.kind {
+            Kind::Spin { get, .. } => get(options).to_string(),
+            Kind::Check { get, .. } => get(options).to_string(),
+            Kind::Combo { get, .. } | Kind::Text { get, .. } => get(options),
+            Kind::Button => String::new(),
+        }
+    }
+
+    /// Sets it in `options` to `value` (already trimmed), or says what is wrong.
+    fn assign(&self, options: &mut Options, value: &str) -> Result<(), String> {
+        let quoted: String = value.chars().take(MAX_VALUE).collect();
+        if value.chars().count() > MAX_VALUE {
+            return Err(format!("'{quoted}...' is too long to be a value"));
+        }
+        match self.kind {
+            Kind::Spin { min, max, set, .. } => {
+                let n: i64 = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| {
+                        format!("'{quoted}' is not a whole number from {min} to {max}")
+                    })?;
+                // In range, so not negative.
+                set(options, n.unsigned_abs());
+                Ok(())
+            }
+            Kind::Check { set, .. } => {
+                let on = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("'{quoted}' is not true or false")),
+                };
+                set(options, on);
+                Ok(())
+            }
+            Kind::Combo { set, .. } | Kind::Text { set, .. } => set(options, value),
+            Kind::Button => Ok(()),
+        }
+    }
+}
 
 /// An option that cannot be set as asked.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -146,18 +288,25 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every option at the default of its entry in the table.
     fn default() -> Self {
-        Options {
-            hash_mb: 16,
-            solver_hash_mb: crate::search::SOLVER_HASH_MB,
-            threads: 1,
-            move_overhead_ms: 30,
+        // Placeholders only: every field is set from the table just below.
+        let mut options = Options {
+            hash_mb: 0,
+            solver_hash_mb: 0,
+            threads: 0,
+            move_overhead_ms: 0,
             ponder: false,
-            multipv: 1,
+            multipv: 0,
             board_size: BoardSize::STANDARD,
             opening: Opening::Diagonal,
             multi_jump: MultiJump::Straight,
+        };
+        for spec in &SPECS {
+            let set = spec.assign(&mut options, spec.default);
+            debug_assert!(set.is_ok(), "the default of {} is valid", spec.name);
         }
+        options
     }
 }
 
@@ -175,47 +324,7 @@ impl Options {
     /// The `option name ... type ...` lines, in UCI form.
     #[must_use]
     pub fn announce() -> Vec<String> {
-        SPECS
-            .iter()
-            .map(|spec| match spec.kind {
-                Kind::Spin { min, max } => format!(
-                    "option name {} type spin default {} min {min} max {max}",
-                    spec.name, spec.default
-                ),
-                Kind::Check => format!(
-                    "option name {} type check default {}",
-                    spec.name, spec.default
-                ),
-                Kind::Combo(values) => {
-                    let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
-                    format!(
-                        "option name {} type combo default {}{vars}",
-                        spec.name, spec.default
-                    )
-                }
-                Kind::Text => format!(
-                    "option name {} type string default {}",
-                    spec.name, spec.default
-                ),
-                Kind::Button => format!("option name {} type button", spec.name),
-            })
-            .collect()
-    }
-
-    /// The current value of an option, as text.
-    fn current(&self, name: &str) -> String {
-        match name {
-            "Hash" => self.hash_mb.to_string(),
-            "SolverHash" => self.solver_hash_mb.to_string(),
-            "Threads" => self.threads.to_string(),
-            "MoveOverhead" => self.move_overhead_ms.to_string(),
-            "Ponder" => self.ponder.to_string(),
-            "MultiPV" => self.multipv.to_string(),
-            "BoardSize" => self.board_size.to_string(),
-            "Opening" => self.opening.to_string(),
-            "MultiJump" => self.multi_jump.to_string(),
-            _ => String::new(),
-        }
+        SPECS.iter().map(Spec::announcement).collect()
     }
 
     /// Sets option `name` (any case; spaces ignored, so `Move Overhead` works) to
@@ -225,74 +334,18 @@ impl Options {
         let spec = SPECS
             .iter()
             .find(|s| squash(s.name) == squash(name))
-            .ok_or_else(|| OptionError::Unknown(name.chars().take(40).collect()))?;
-        let bad = |problem: String| OptionError::Value {
-            name: spec.name,
-            problem,
-            current: self.current(spec.name),
-        };
-        let value = value.trim();
-        let shown: String = value.chars().take(40).collect();
-        match spec.kind {
-            Kind::Spin { min, max } => {
-                let n: i64 = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (min..=max).contains(n))
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "'{shown}' is not a whole number from {min} to {max}"
-                        ))
-                    })?;
-                Ok(self.set_number(spec.name, n))
+            .ok_or_else(|| OptionError::Unknown(name.chars().take(MAX_VALUE).collect()))?;
+        let mut changed = self.clone();
+        match spec.assign(&mut changed, value.trim()) {
+            Ok(()) => {
+                *self = changed;
+                Ok(spec.effect)
             }
-            Kind::Check => {
-                let on = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad(format!("'{shown}' is not true or false"))),
-                };
-                self.ponder = on;
-                Ok(Change::Other)
-            }
-            Kind::Combo(_) | Kind::Text => {
-                match spec.name {
-                    "BoardSize" => {
-                        self.board_size = value.parse().map_err(|e| bad(format!("{e}")))?
-                    }
-                    "Opening" => self.opening = value.parse().map_err(|e| bad(format!("{e}")))?,
-                    _ => self.multi_jump = value.parse().map_err(|e| bad(format!("{e}")))?,
-                }
-                Ok(Change::Rules)
-            }
-            Kind::Button => Ok(Change::ClearHash),
-        }
-    }
-
-    fn set_number(&mut self, name: &str, n: i64) -> Change {
-        // The range was checked against the spec, so every value fits.
-        let n = n.unsigned_abs();
-        match name {
-            "Hash" => {
-                self.hash_mb = n as usize;
-                Change::Hash
-            }
-            "SolverHash" => {
-                self.solver_hash_mb = n as usize;
-                Change::SolverHash
-            }
-            "Threads" => {
-                self.threads = n as usize;
-                Change::Threads
-            }
-            "MoveOverhead" => {
-                self.move_overhead_ms = n;
-                Change::Other
-            }
-            _ => {
-                self.multipv = n as usize;
-                Change::Other
-            }
+            Err(problem) => Err(OptionError::Value {
+                name: spec.name,
+                problem,
+                current: spec.current(self),
+            }),
         }
     }
 }
@@ -350,5 +403,26 @@ mod tests {
             "no option named 'Nonsense'"
         );
         assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn a_long_value_is_refused_and_quoted_short() {
+        let mut o = Options::default();
+        for name in ["BoardSize", "Opening", "Hash", "Ponder"] {
+            let e = o.set(name, &"q".repeat(1 << 20)).unwrap_err().to_string();
+            assert!(e.len() < 200, "{name}: {} bytes", e.len());
+        }
+        assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn defaults_come_from_the_table_and_read_back() {
+        let o = Options::default();
+        for spec in &SPECS {
+            assert_eq!(spec.current(&o), spec.default, "{}", spec.name);
+        }
+        assert_eq!(o.solver_hash_mb, crate::search::SOLVER_HASH_MB);
+        assert_eq!(o.hash_mb, 16);
+        assert_eq!(o.move_overhead_ms, 30);
     }
 }

@@ -3,35 +3,60 @@
 //!
 //! While the searcher thread works (a search, perft or bench), the session keeps
 //! reading: `isready` is answered at once, `stop` and `ponderhit` reach the job through
-//! its control flags, `quit` stops it; every other command waits in order and runs
-//! when the job is over, so nothing is lost or applied half-way. A `stop` also ends the
-//! queued jobs sent before it as soon as each starts, and a `ponderhit` sent after a
-//! queued `go` waits for it: both are meant for the latest `go` the GUI sent.
+//! its control flags, `quit` stops it; every other command waits in order (within the
+//! bounds of [`Backlog`]) and runs when the job is over, so nothing is applied
+//! half-way. A `stop` also ends the queued jobs sent before it as soon as each starts,
+//! and a `ponderhit` sent after a queued `go` waits for it: both are meant for the
+//! latest `go` the GUI sent.
+//!
+//! A search's answer is due by its hard deadline, and at once after `stop` or `quit`:
+//! if the searcher has not answered by then, the session prints the `bestmove` the
+//! search keeps ready and drops whatever that job says afterwards.
 
-use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, never, select};
+use crossbeam_channel::{Receiver, at, never, select};
 
-use crate::engine::{Engine, Event, GoRequest, Job, JobSettings};
+use crate::engine::{Engine, Event, GoRequest, Job, JobId, JobSettings, answer_due};
 use crate::rules::{AnyPosition, Color};
 use crate::search::SearchControl;
 use crate::search::eval::evaluate;
+use crate::search::time::OverheadLearner;
 use crate::with_position;
 
+use super::backlog::{self, Backlog};
 use super::command::{Bench, Command, CommandError, Dialect, Go, Query, Start};
 use super::options::{Change, Options};
 
 /// One line of input as the reader hands it over.
 pub type Input = Result<Command, CommandError>;
 
+/// How long after `stop` or `quit` the searcher may take to answer before the session
+/// answers for it.
+const STOP_GRACE: Duration = Duration::from_millis(3);
+
+/// How long past its hard deadline a search may take to answer before the session
+/// answers for it.
+const DEADLINE_GRACE: Duration = Duration::from_millis(5);
+
+/// Longest error message printed: messages quote input, which may be a megabyte.
+const MAX_MESSAGE: usize = 400;
+
 /// A job the searcher is running.
 struct Busy {
+    job: JobId,
     control: Arc<SearchControl>,
     /// Only `stop` ends it: `go infinite`, `go ponder`, or a `go` with no limit.
     endless: bool,
+    /// For a search: when its answer is due, counted from the start of its clock.
+    due: Option<Duration>,
+    /// When the session answers for the search if the searcher has not.
+    answer_by: Option<Instant>,
+    /// Whether the move is played on the engine's clock (its time teaches the
+    /// overhead learner).
+    timed: bool,
 }
 
 /// The protocol state machine, writing to `W`.
@@ -41,9 +66,23 @@ pub struct Session<W: Write> {
     position: AnyPosition,
     engine: Engine,
     busy: Option<Busy>,
-    waiting: VecDeque<Command>,
+    waiting: Backlog,
     input_closed: bool,
     quitting: bool,
+    overhead: OverheadLearner,
+    /// In one-shot mode, where refusals go instead of the output.
+    script_errors: Option<Box<dyn Write>>,
+    /// In one-shot mode: a line was refused.
+    refused: bool,
+}
+
+impl<W: Write> Drop for Session<W> {
+    /// A session that ends (its output closed, or `quit`) leaves no job running.
+    fn drop(&mut self) {
+        if let Some(busy) = &self.busy {
+            busy.control.stop();
+        }
+    }
 }
 
 impl<W: Write> Session<W> {
@@ -56,14 +95,18 @@ impl<W: Write> Session<W> {
             engine: Engine::start(options.hash_mb)?,
             options,
             busy: None,
-            waiting: VecDeque::new(),
+            waiting: Backlog::default(),
             input_closed: false,
             quitting: false,
+            overhead: OverheadLearner::default(),
+            script_errors: None,
+            refused: false,
         })
     }
 
     /// Runs commands from `input` until `quit`, or until the input ends and all the
-    /// work asked for is done. Fails only when output cannot be written.
+    /// work asked for is done. Fails only when output cannot be written (the running
+    /// job is then stopped).
     pub fn run(mut self, input: Receiver<Input>) -> io::Result<()> {
         let mut input = input;
         loop {
@@ -71,7 +114,7 @@ impl<W: Write> Session<W> {
                 if self.quitting || (self.input_closed && self.waiting.is_empty()) {
                     return Ok(());
                 }
-                if let Some(command) = self.waiting.pop_front() {
+                if let Some(command) = self.waiting.pop() {
                     self.execute(command)?;
                     continue;
                 }
@@ -80,6 +123,7 @@ impl<W: Write> Session<W> {
                 continue;
             }
             let events = self.engine.events().clone();
+            let timer = self.answer_timer();
             select! {
                 recv(input) -> line => match line {
                     Ok(Ok(command)) => self.receive(command)?,
@@ -87,72 +131,168 @@ impl<W: Write> Session<W> {
                     Err(_) => {
                         self.input_closed = true;
                         input = never();
-                        if let Some(busy) = self.busy.as_ref().filter(|b| b.endless) {
-                            busy.control.stop();
+                        if self.busy.as_ref().is_some_and(|b| b.endless) {
+                            self.stop_job();
                         }
                     }
                 },
-                recv(events) -> event => match event {
-                    Ok(Event::Line(line)) => self.say(&line)?,
-                    Ok(Event::Finished(last)) => {
-                        if let Some(line) = last {
-                            self.say(&line)?;
-                        }
-                        self.busy = None;
-                    }
-                    Err(_) => return Err(io::Error::other("the searcher thread is gone")),
-                },
+                recv(events) -> event => self.event(event)?,
+                recv(timer) -> _ => self.answer_for_searcher()?,
             }
+        }
+    }
+
+    /// One-shot mode: runs `lines` in order, each to its end, and stops at the first
+    /// that is refused, which is reported on `errors` (not the output). No `stop` can
+    /// come, so an endless search is stopped at once. Returns whether every line ran.
+    pub fn run_script(mut self, lines: Vec<Input>, errors: Box<dyn Write>) -> io::Result<bool> {
+        self.script_errors = Some(errors);
+        self.input_closed = true;
+        for line in lines {
+            match line {
+                Ok(Command::Quit) => break,
+                Ok(command) => self.execute(command)?,
+                Err(error) => self.error(&error.to_string())?,
+            }
+            while self.busy.is_some() && !self.refused {
+                let timer = self.answer_timer();
+                let events = self.engine.events().clone();
+                select! {
+                    recv(events) -> event => self.event(event)?,
+                    recv(timer) -> _ => self.answer_for_searcher()?,
+                }
+            }
+            if self.refused {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn answer_timer(&self) -> Receiver<Instant> {
+        match self.busy.as_ref().and_then(|b| b.answer_by) {
+            Some(when) => at(when),
+            None => never(),
+        }
+    }
+
+    /// What the searcher sent; lines of jobs already answered for are dropped.
+    fn event(&mut self, event: Result<Event, crossbeam_channel::RecvError>) -> io::Result<()> {
+        let current = self.busy.as_ref().map(|b| b.job);
+        match event {
+            Ok(Event::Line(job, line)) if Some(job) == current => self.say(&line),
+            Ok(Event::Finished(job, last)) if Some(job) == current => {
+                if let Some(line) = last {
+                    self.say(&line)?;
+                }
+                self.job_answered();
+                Ok(())
+            }
+            Ok(_) => Ok(()),
+            Err(_) => Err(io::Error::other("the searcher thread is gone")),
+        }
+    }
+
+    /// The running job's last line is out: the session is free.
+    fn job_answered(&mut self) {
+        if let Some(busy) = self.busy.take()
+            && busy.timed
+        {
+            self.overhead.finish_move(busy.control.clock_elapsed());
+        }
+    }
+
+    /// The search's answer is due and the searcher has not given it: stops the search
+    /// and prints the move it has ready.
+    fn answer_for_searcher(&mut self) -> io::Result<()> {
+        let Some(busy) = self.busy.as_mut() else {
+            return Ok(());
+        };
+        busy.control.stop();
+        busy.answer_by = None;
+        match busy.control.ready() {
+            Some(line) => {
+                self.say(&line)?;
+                self.job_answered();
+                Ok(())
+            }
+            // Nothing offered yet (cannot happen for a search, whose first legal move
+            // is offered when it is sent): wait for the searcher.
+            None => Ok(()),
+        }
+    }
+
+    /// Stops the running job; a search's answer is then due at once.
+    fn stop_job(&mut self) {
+        if let Some(busy) = self.busy.as_mut() {
+            busy.control.stop();
+            // Only a search has an answer ready to give.
+            if busy.control.ready().is_some() {
+                let soon = Instant::now() + STOP_GRACE;
+                busy.answer_by = Some(busy.answer_by.map_or(soon, |t| t.min(soon)));
+            }
+        }
+    }
+
+    /// The pondered move was played: the search's clock, and its deadline, start now.
+    fn ponderhit_job(&mut self) {
+        if let Some(busy) = self.busy.as_mut() {
+            busy.control.ponderhit();
+            busy.answer_by = busy.due.map(|due| Instant::now() + due + DEADLINE_GRACE);
         }
     }
 
     /// A command as it arrives: urgent ones act at once, the rest wait for the job.
     fn receive(&mut self, command: Command) -> io::Result<()> {
-        let Some(busy) = &self.busy else {
+        if self.busy.is_none() {
             return self.execute(command);
-        };
+        }
         match command {
             Command::IsReady => self.say("readyok"),
             // `stop` ends every job asked for before it: the running one now, and a
             // queued `go` as soon as it starts (the GUI may well have seen the running
             // job's bestmove already, and then the stop is meant for that `go`).
             Command::Stop => {
-                busy.control.stop();
+                self.stop_job();
                 if self.waiting.iter().any(starts_job) {
-                    self.waiting.push_back(command);
+                    self.queue(command)?;
                 }
                 Ok(())
             }
             // `ponderhit` is for the latest ponder search: a queued one if any.
-            Command::PonderHit if self.waiting.iter().any(starts_job) => {
-                self.waiting.push_back(command);
-                Ok(())
-            }
+            Command::PonderHit if self.waiting.iter().any(starts_job) => self.queue(command),
             Command::PonderHit => {
-                busy.control.ponderhit();
+                self.ponderhit_job();
                 Ok(())
             }
             Command::Quit => {
-                busy.control.stop();
+                self.stop_job();
                 self.quitting = true;
                 Ok(())
             }
             Command::Debug(_) => Ok(()),
-            other => {
-                self.waiting.push_back(other);
-                Ok(())
-            }
+            other => self.queue(other),
+        }
+    }
+
+    /// Keeps `command` for when the job is over, or refuses it when too much waits.
+    fn queue(&mut self, command: Command) -> io::Result<()> {
+        match self.waiting.push(command) {
+            Ok(()) => Ok(()),
+            Err(backlog::Full) => self.error(&format!(
+                "too much is queued while a job runs (at most {} commands, {} MiB); the command is dropped",
+                backlog::MAX_COMMANDS,
+                backlog::MAX_BYTES >> 20
+            )),
         }
     }
 
     /// Passes `stop` or `ponderhit` to the running job.
-    fn signal(&self, command: &Command) {
-        if let Some(busy) = &self.busy {
-            match command {
-                Command::Stop => busy.control.stop(),
-                Command::PonderHit => busy.control.ponderhit(),
-                _ => {}
-            }
+    fn signal(&mut self, command: &Command) {
+        match command {
+            Command::Stop => self.stop_job(),
+            Command::PonderHit => self.ponderhit_job(),
+            _ => {}
         }
     }
 
@@ -163,7 +303,7 @@ impl<W: Write> Session<W> {
             .waiting
             .iter()
             .position(starts_job)
-            .unwrap_or(self.waiting.len());
+            .unwrap_or(usize::MAX);
         let at = self
             .waiting
             .iter()
@@ -177,7 +317,10 @@ impl<W: Write> Session<W> {
             Command::Hello(dialect) => self.hello(dialect),
             Command::IsReady => self.say("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::NewGame => self.run_blocking(Job::Clear),
+            Command::NewGame => {
+                self.overhead.reset();
+                self.run_blocking(Job::Clear)
+            }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(Go::Perft(depth)) => {
                 let control = Arc::new(SearchControl::new(false));
@@ -193,8 +336,7 @@ impl<W: Write> Session<W> {
                 for warning in warnings {
                     self.say(&format!("info string warning: {warning}"))?;
                 }
-                self.go(request);
-                Ok(())
+                self.go(request)
             }
             Command::Bench(kind) => {
                 let control = Arc::new(SearchControl::new(false));
@@ -223,71 +365,112 @@ impl<W: Write> Session<W> {
     }
 
     fn say(&mut self, line: &str) -> io::Result<()> {
-        if line.chars().any(char::is_control) {
-            // Error messages quote what the GUI sent; its control bytes (escape
-            // sequences, NUL, a lone CR) must not reach a terminal or a log raw.
-            let mut shown = String::with_capacity(line.len() + 16);
-            for c in line.chars() {
-                if c.is_control() {
-                    shown.extend(c.escape_debug());
-                } else {
-                    shown.push(c);
-                }
-            }
-            writeln!(self.out, "{shown}")?;
-        } else {
-            writeln!(self.out, "{line}")?;
-        }
+        writeln!(self.out, "{}", printable(line))?;
         self.out.flush()
     }
 
+    /// Reports a refused line: as an `info string error` line, or in one-shot mode on
+    /// the error output, which ends the script.
     fn error(&mut self, message: &str) -> io::Result<()> {
+        let mut message = printable(message);
+        if message.len() > MAX_MESSAGE {
+            let mut cut = MAX_MESSAGE;
+            while !message.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            message.truncate(cut);
+            message.push_str("...");
+        }
+        if let Some(errors) = self.script_errors.as_mut() {
+            self.refused = true;
+            writeln!(errors, "konane: error: {message}")?;
+            return errors.flush();
+        }
         self.say(&format!("info string error: {message}"))
     }
 
     fn start(&mut self, job: Job, control: Arc<SearchControl>, endless: bool) {
+        self.start_timed(job, control, endless, None, false);
+    }
+
+    fn start_timed(
+        &mut self,
+        job: Job,
+        control: Arc<SearchControl>,
+        endless: bool,
+        due: Option<Duration>,
+        timed: bool,
+    ) {
         // Nobody is left to send `stop`, or it came already: everything still queued
         // was sent after this job.
         let stop_sent = self.waiting.iter().any(|c| matches!(c, Command::Stop));
+        let started = Instant::now();
+        let job = self.engine.send(job);
+        self.busy = Some(Busy {
+            job,
+            answer_by: due
+                .filter(|_| !control.pondering())
+                .map(|due| started + due + DEADLINE_GRACE),
+            control,
+            endless,
+            due,
+            timed,
+        });
         if stop_sent || (endless && self.input_closed) {
-            control.stop();
+            self.stop_job();
         }
-        self.engine.send(job);
-        self.busy = Some(Busy { control, endless });
     }
 
     /// Runs a job to its end before reading on (resizing or clearing the table), so
     /// that a following `isready` is answered only when it is done.
     fn run_blocking(&mut self, job: Job) -> io::Result<()> {
-        self.engine.send(job);
+        let id = self.engine.send(job);
         loop {
             match self.engine.events().recv() {
-                Ok(Event::Line(line)) => self.say(&line)?,
-                Ok(Event::Finished(last)) => {
+                Ok(Event::Line(job, line)) if job == id => self.say(&line)?,
+                Ok(Event::Finished(job, last)) if job == id => {
                     return match last {
                         Some(line) => self.say(&line),
                         None => Ok(()),
                     };
                 }
+                Ok(_) => {}
                 Err(_) => return Err(io::Error::other("the searcher thread is gone")),
             }
         }
     }
 
-    fn go(&mut self, request: GoRequest) {
+    fn go(&mut self, request: GoRequest) -> io::Result<()> {
+        if self.script_errors.is_some() && !self.search_moves_playable(&request)? {
+            return Ok(());
+        }
         // A search with no limit of its own may run for hours on a big board: at the
         // end of input it is stopped like `go infinite`, not waited for. A solve ends
         // with its proof, so it is waited for (`stop` or Ctrl-C end it sooner).
-        let own_clock = request.time[self.position.side_to_move().index()];
+        let side = self.position.side_to_move().index();
+        let own_clock = request.time[side];
         let limited = request.solve
             || request.depth.is_some()
             || request.nodes.is_some()
             || request.move_time.is_some()
             || own_clock.is_some();
         let endless = request.infinite || request.ponder || !limited;
+        let timed = own_clock.is_some() && !request.ponder && !request.solve;
+        match own_clock.filter(|_| timed) {
+            Some(remaining) => self.overhead.start_move(remaining, request.increment[side]),
+            None => self.overhead.forget_move(),
+        }
+        let overhead = self
+            .overhead
+            .overhead(Duration::from_millis(self.options.move_overhead_ms));
+        let due = answer_due(&self.position, &request, overhead);
         let control = Arc::new(SearchControl::new(request.ponder));
+        // A move is ready from the start, in case the searcher is slow to begin.
+        if let Some(first) = self.position.legal_move_texts().first() {
+            control.offer(format!("bestmove {first}"));
+        }
         let settings = JobSettings {
-            overhead: Duration::from_millis(self.options.move_overhead_ms),
+            overhead,
             multipv: self.options.multipv,
             show_ponder: self.options.ponder,
         };
@@ -297,7 +480,21 @@ impl<W: Write> Session<W> {
             settings,
             control: Arc::clone(&control),
         };
-        self.start(job, control, endless);
+        self.start_timed(job, control, endless, due, timed);
+        Ok(())
+    }
+
+    /// In one-shot mode a `searchmoves` list must be playable as given: a script gets
+    /// no answer about moves it did not ask about.
+    fn search_moves_playable(&mut self, request: &GoRequest) -> io::Result<bool> {
+        for text in &request.search_moves {
+            let mut position = self.position;
+            if let Err(e) = position.play_text(text) {
+                self.error(&format!("go: searchmoves: {e}"))?;
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     fn hello(&mut self, dialect: Dialect) -> io::Result<()> {
@@ -466,6 +663,23 @@ fn memory_available(megabytes: usize) -> bool {
     };
     let mut probe: Vec<u8> = Vec::new();
     probe.try_reserve_exact(bytes).is_ok()
+}
+
+/// `line` with its control characters escaped: error messages quote what the GUI sent,
+/// and its escape sequences, NULs or lone CRs must not reach a terminal or a log raw.
+fn printable(line: &str) -> String {
+    if !line.chars().any(char::is_control) {
+        return line.to_string();
+    }
+    let mut shown = String::with_capacity(line.len() + 16);
+    for c in line.chars() {
+        if c.is_control() {
+            shown.extend(c.escape_debug());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 /// Whether `command` hands the searcher a job that `stop` ends.

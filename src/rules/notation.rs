@@ -1,4 +1,4 @@
-//! Position text and move text, as `shared/konane-rules.md` defines them.
+//! Position text and move text, as `docs/rules.md` defines them.
 //!
 //! Reading is in two steps, as in shakmaty: text becomes syntax ([`MoveText`],
 //! [`PositionText`]) that can fail with a parse error saying where; syntax becomes a

@@ -251,7 +251,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
 
         let hash = pos.hash();
-        let mut table_move = 0;
+        let mut table_move = None;
         if let Some(hit) = self.shared.tt.probe(hash) {
             table_move = hit.move_key;
             let score = from_table(hit.score, ply);
@@ -295,7 +295,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_key = 0;
+        let mut best_key = None;
         for i in 0..frame.moves.len() {
             pick_next(frame.moves.as_mut_slice(), &mut frame.scores, i);
             let m = frame.moves.as_slice()[i];
@@ -324,7 +324,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             if score > best {
                 best = score;
-                best_key = m.key();
+                best_key = Some(m.key());
                 if score > alpha {
                     alpha = score;
                     frame.pv.clear();

@@ -1,4 +1,5 @@
-//! What the protocol side can tell a running search: stop, and ponderhit.
+//! What the protocol side and a running search share: stop and ponderhit one way, the
+//! move the search would play now the other way.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +12,10 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     clock_start: Mutex<Instant>,
+    /// The reply the search would give if it had to answer now (its `bestmove` line),
+    /// so that the session can answer on time even when the search threads are slow to
+    /// notice a stop or a deadline.
+    ready: Mutex<Option<String>>,
 }
 
 impl SearchControl {
@@ -21,6 +26,7 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock_start: Mutex::new(Instant::now()),
+            ready: Mutex::new(None),
         }
     }
 
@@ -62,10 +68,26 @@ impl SearchControl {
         &self.stop
     }
 
-    fn lock_clock(&self) -> std::sync::MutexGuard<'_, Instant> {
-        // An Instant cannot be left half-written, so a poisoned lock is still good.
-        self.clock_start
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// Records `answer` as what the search would reply now; a later offer replaces it.
+    pub fn offer(&self, answer: String) {
+        *lock(&self.ready) = Some(answer);
     }
+
+    /// The latest answer offered, if any.
+    #[must_use]
+    pub fn ready(&self) -> Option<String> {
+        lock(&self.ready).clone()
+    }
+
+    fn lock_clock(&self) -> std::sync::MutexGuard<'_, Instant> {
+        lock(&self.clock_start)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // The values are replaced whole (an Instant, an Option<String>), never left
+    // half-written, so a poisoned lock still holds a good value.
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -1,6 +1,6 @@
 //! Perfect endgames: a position small enough to prove within the search's means goes
-//! to the exact solver first, so the engine plays proven wins (and the longest proven
-//! defence) instead of guessing.
+//! to the exact solver first, so the engine plays proven wins instead of guessing. A
+//! proven loss is left to the normal search (see [`try_solve`]).
 
 use std::time::Instant;
 

@@ -52,15 +52,15 @@ impl History {
     }
 }
 
-/// Two killer moves per ply: quiet refutations found at the same depth elsewhere.
+/// Two killer moves per ply (by key): refutations found at the same depth elsewhere.
 pub struct Killers {
-    slots: Vec<[u16; 2]>,
+    slots: Vec<[Option<u16>; 2]>,
 }
 
 impl Default for Killers {
     fn default() -> Self {
         Killers {
-            slots: vec![[0; 2]; MAX_PLY + 1],
+            slots: vec![[None; 2]; MAX_PLY + 1],
         }
     }
 }
@@ -69,16 +69,16 @@ impl Killers {
     /// The killers of `ply`.
     #[inline]
     #[must_use]
-    pub fn at(&self, ply: usize) -> [u16; 2] {
+    pub fn at(&self, ply: usize) -> [Option<u16>; 2] {
         self.slots[ply]
     }
 
     /// Records a cutoff move at `ply`.
     pub fn record(&mut self, ply: usize, key: u16) {
         let slot = &mut self.slots[ply];
-        if slot[0] != key {
+        if slot[0] != Some(key) {
             slot[1] = slot[0];
-            slot[0] = key;
+            slot[0] = Some(key);
         }
     }
 }
@@ -91,15 +91,15 @@ pub const KILLER: i32 = 1 << 28;
 pub fn score_moves<B: Bitboard>(
     moves: &[Move<B>],
     scores: &mut Vec<i32>,
-    table_move: u16,
-    killers: [u16; 2],
+    table_move: Option<u16>,
+    killers: [Option<u16>; 2],
     history: &History,
     side: Color,
 ) {
     scores.clear();
     let mut table_move_seen = false;
     scores.extend(moves.iter().map(|m| {
-        let key = m.key();
+        let key = Some(m.key());
         if key == table_move && !table_move_seen {
             // Under the turning rule several moves can share a key: the first one is meant.
             table_move_seen = true;
@@ -109,7 +109,7 @@ pub fn score_moves<B: Bitboard>(
         } else if key == killers[1] {
             KILLER
         } else {
-            history.score(side, key)
+            history.score(side, m.key())
         }
     }));
 }
@@ -126,4 +126,46 @@ pub fn pick_next<B: Bitboard>(moves: &mut [Move<B>], scores: &mut [i32], from: u
     }
     moves.swap(from, best);
     scores.swap(from, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ply_without_killers_promotes_no_move() {
+        use crate::rules::{AnyPosition, BoardSize, Variant};
+        // 3x3 start: black's removals include a1 (key 0 on this board).
+        let AnyPosition::Small(pos) = AnyPosition::start(Variant {
+            size: BoardSize::new(3, 3).expect("3x3 is a board"),
+            opening: crate::rules::Opening::Any,
+            ..Variant::default()
+        }) else {
+            unreachable!("3x3 is a small board");
+        };
+        let moves = pos.legal_moves().as_slice().to_vec();
+        assert!(moves.iter().any(|m| m.key() == 0), "a1 is a removal here");
+        let mut scores = Vec::new();
+        let killers = Killers::default();
+        score_moves(
+            &moves,
+            &mut scores,
+            None,
+            killers.at(1),
+            &History::default(),
+            pos.side_to_move(),
+        );
+        assert!(scores.iter().all(|&s| s < KILLER), "{scores:?}");
+        let mut killers = Killers::default();
+        killers.record(1, 0);
+        score_moves(
+            &moves,
+            &mut scores,
+            None,
+            killers.at(1),
+            &History::default(),
+            pos.side_to_move(),
+        );
+        assert_eq!(scores.iter().filter(|&&s| s >= KILLER).count(), 1);
+    }
 }

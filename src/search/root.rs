@@ -1,13 +1,13 @@
 //! The root of the search: iterative deepening, aspiration windows, MultiPV, and the
 //! decision when to stop.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::rules::{Bitboard, Move, Position};
 
 use super::alphabeta::Worker;
 use super::score::{INFINITY, MATE, MAX_PLY, Score, is_proven};
-use super::time::Budget;
+use super::time::{Budget, worth_starting};
 
 /// Half-width of the first aspiration window.
 const ASPIRATION: Score = 60;
@@ -86,7 +86,10 @@ impl<B: Bitboard> Root<'_, '_, B> {
             .collect();
         let lines = self.multipv.clamp(1, root.len().max(1));
         let mut completed = 0;
+        // How long the last two iterations took, for deciding whether another fits.
+        let mut last = Duration::ZERO;
         for depth in self.first_depth..=self.max_depth.min(MAX_PLY as u32 - 2) {
+            let began = Instant::now();
             for line in 0..lines {
                 self.search_line(pos, &mut root, line, depth as i32);
                 if self.worker.stopped() {
@@ -105,7 +108,8 @@ impl<B: Bitboard> Root<'_, '_, B> {
             for r in &mut root {
                 r.previous = r.score;
             }
-            if self.should_end_after(depth, root[0].score) {
+            let before_last = std::mem::replace(&mut last, began.elapsed());
+            if self.should_end_after(depth, root[0].score, last, before_last) {
                 break;
             }
         }
@@ -137,8 +141,15 @@ impl<B: Bitboard> Root<'_, '_, B> {
         }
     }
 
-    /// Whether to start no further iteration after finishing `depth` with `score`.
-    fn should_end_after(&mut self, depth: u32, score: Score) -> bool {
+    /// Whether to start no further iteration after finishing `depth` with `score`, the
+    /// last iteration having taken `last` and the one before it `before_last`.
+    fn should_end_after(
+        &mut self,
+        depth: u32,
+        score: Score,
+        last: Duration,
+        before_last: Duration,
+    ) -> bool {
         let control = self.worker.control();
         if control.stopped() {
             return true;
@@ -149,11 +160,12 @@ impl<B: Bitboard> Root<'_, '_, B> {
         if is_proven(score) && depth >= plies_to_end {
             return true;
         }
-        !control.pondering()
-            && self
-                .budget
-                .soft
-                .is_some_and(|soft| control.clock_elapsed() >= soft)
+        if control.pondering() {
+            return false;
+        }
+        let elapsed = control.clock_elapsed();
+        self.budget.soft.is_some_and(|soft| elapsed >= soft)
+            || !worth_starting(elapsed, last, before_last, self.budget.hard)
     }
 
     /// Searches line `line` (the moves from `line` on) to `depth` with an aspiration

@@ -8,14 +8,22 @@
 //!
 //! ```text
 //! data word (64 bits):
-//!  63        48 47        32 31        16 15     8 7   6 5     0
-//! +------------+------------+------------+--------+-----+-------+
-//! |  (unused)  |   score    |    move    | depth  |bound|  age  |
-//! +------------+------------+------------+--------+-----+-------+
-//!                i16          u16 key      u8       2b    6b
+//!  63       49  48  47        32 31        16 15     8 7   6 5     0
+//! +-----------+---+------------+------------+--------+-----+-------+
+//! | (unused)  |has|   score    |    move    | depth  |bound|  age  |
+//! +-----------+---+------------+------------+--------+-----+-------+
+//!              1b    i16          u16 key      u8       2b    6b
 //! bound: 0 = empty slot, 1 = exact, 2 = lower, 3 = upper
+//! has: 1 when the move field holds a move (every u16 is some move's key, so no
+//!      key value can stand for "no move")
 //! ```
+//!
+//! The table's memory is asked for already zeroed, which an empty slot is, so the
+//! operating system can hand out its pages lazily: a table of gigabytes is ready at
+//! once, and clearing it is a fresh allocation rather than a pass over every byte.
 
+use std::alloc::Layout;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::score::Score;
@@ -34,8 +42,8 @@ pub enum Bound {
 /// A table hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
-    /// The best or refuting move's [`key`](crate::rules::Move::key), 0 for none.
-    pub move_key: u16,
+    /// The best or refuting move's [`key`](crate::rules::Move::key), if one is known.
+    pub move_key: Option<u16>,
     /// The score, counted from the node for proven results (see [`super::score::to_table`]).
     pub score: Score,
     /// The depth searched.
@@ -44,22 +52,21 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-#[derive(Default)]
 struct Entry {
     key_xor_data: AtomicU64,
     data: AtomicU64,
 }
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket([Entry; 4]);
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 const AGE_MASK: u8 = 0x3f;
+const HAS_MOVE: u64 = 1 << 48;
 
-fn pack(move_key: u16, score: Score, depth: u8, bound: Bound, age: u8) -> u64 {
+fn pack(move_key: Option<u16>, score: Score, depth: u8, bound: Bound, age: u8) -> u64 {
     let bound_bits: u64 = match bound {
         Bound::Exact => 1,
         Bound::Lower => 2,
@@ -68,7 +75,7 @@ fn pack(move_key: u16, score: Score, depth: u8, bound: Bound, age: u8) -> u64 {
     (u64::from(age & AGE_MASK))
         | (bound_bits << 6)
         | (u64::from(depth) << 8)
-        | (u64::from(move_key) << 16)
+        | move_key.map_or(0, |key| (u64::from(key) << 16) | HAS_MOVE)
         | (u64::from(score as i16 as u16) << 32)
 }
 
@@ -80,7 +87,7 @@ fn unpack(data: u64) -> Option<Hit> {
         _ => return None,
     };
     Some(Hit {
-        move_key: (data >> 16) as u16,
+        move_key: (data & HAS_MOVE != 0).then_some((data >> 16) as u16),
         score: Score::from((data >> 32) as u16 as i16),
         depth: (data >> 8) as u8,
         bound,
@@ -95,9 +102,73 @@ fn depth_of(data: u64) -> u8 {
     (data >> 8) as u8
 }
 
+/// Buckets in memory that was zeroed when it was allocated.
+struct Buckets {
+    /// The allocation, as made.
+    base: NonNull<u8>,
+    layout: Layout,
+    /// The first bucket: `base` rounded up to a cache line.
+    first: NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: `Buckets` owns its allocation like a `Vec<Bucket>`, and `Bucket` (atomics
+// only) is `Send` and `Sync`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above; shared access only hands out `&[Bucket]`.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` (at least 1) empty buckets. The allocation is asked for with the
+    /// allocator's ordinary alignment and aligned here by hand: an over-aligned zeroed
+    /// allocation is zeroed byte by byte, an ordinary one comes as fresh zero pages.
+    fn zeroed(len: usize) -> Buckets {
+        let len = len.max(1);
+        let align = std::mem::align_of::<Bucket>();
+        let size = len
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .and_then(|bytes| bytes.checked_add(align))
+            .expect("the table size was checked against the memory available");
+        let layout = Layout::from_size_align(size, 16).expect("16 is a power of two");
+        // SAFETY: the layout's size is not zero.
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(base) = NonNull::new(base) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        let offset = base.as_ptr().align_offset(align);
+        // SAFETY: `offset < align` and `align` spare bytes were allocated, so `len`
+        // buckets from `first` lie inside the allocation.
+        let first = unsafe { base.add(offset) }.cast::<Bucket>();
+        Buckets {
+            base,
+            layout,
+            first,
+            len,
+        }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `first` is aligned and points to `len` buckets inside the allocation,
+        // all zero bytes when allocated; zero is a valid `AtomicU64`, so every bucket
+        // is a valid (empty) one, changed since only through atomics.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout, and freed only here.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
 /// A lockless, fixed-size transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     age: u8,
 }
 
@@ -105,21 +176,19 @@ impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
     #[must_use]
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable { buckets, age: 0 }
-    }
-
-    /// Its size in MB.
-    #[must_use]
-    pub fn megabytes(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+        let count = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
+        TranspositionTable {
+            buckets: Buckets::zeroed(count),
+            age: 0,
+        }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        let len = self.buckets.len();
+        // Free the old memory before asking for the new.
+        self.buckets = Buckets::zeroed(1);
+        self.buckets = Buckets::zeroed(len);
         self.age = 0;
     }
 
@@ -158,7 +227,7 @@ impl TranspositionTable {
 
     /// Stores a search result for the position with `hash`. The slot is the one holding
     /// this position, else the least valuable: shallow and from old searches.
-    pub fn store(&self, hash: u64, move_key: u16, score: Score, depth: u8, bound: Bound) {
+    pub fn store(&self, hash: u64, move_key: Option<u16>, score: Score, depth: u8, bound: Bound) {
         let bucket = &self.bucket(hash).0;
         let mut victim = &bucket[0];
         let mut victim_worth = i32::MAX;
@@ -175,11 +244,7 @@ impl TranspositionTable {
                 {
                     return;
                 }
-                let move_key = if move_key == 0 {
-                    old.map_or(0, |o| o.move_key)
-                } else {
-                    move_key
-                };
+                let move_key = move_key.or(old.and_then(|o| o.move_key));
                 let data = pack(move_key, score, depth, bound, self.age);
                 e.key_xor_data.store(hash ^ data, Ordering::Relaxed);
                 e.data.store(data, Ordering::Relaxed);
@@ -224,12 +289,12 @@ mod tests {
     #[test]
     fn stored_entries_read_back() {
         let tt = TranspositionTable::new(1);
-        tt.store(0xdead_beef, 0x1234, -31_000, 12, Bound::Lower);
+        tt.store(0xdead_beef, Some(0x1234), -31_000, 12, Bound::Lower);
         let hit = tt.probe(0xdead_beef).expect("just stored");
         assert_eq!(
             hit,
             Hit {
-                move_key: 0x1234,
+                move_key: Some(0x1234),
                 score: -31_000,
                 depth: 12,
                 bound: Bound::Lower
@@ -244,9 +309,9 @@ mod tests {
         // With one bucket per MB / 64 bytes, hashes differing only in low bits share one.
         let base = 0x8000_0000_0000_0000u64;
         for (i, depth) in [5u8, 1, 9, 7].into_iter().enumerate() {
-            tt.store(base + i as u64, 1, 0, depth, Bound::Exact);
+            tt.store(base + i as u64, Some(1), 0, depth, Bound::Exact);
         }
-        tt.store(base + 10, 2, 0, 3, Bound::Exact);
+        tt.store(base + 10, Some(2), 0, 3, Bound::Exact);
         assert!(tt.probe(base + 1).is_none(), "depth 1 was replaced");
         for i in [0u64, 2, 3, 10] {
             assert!(tt.probe(base + i).is_some(), "entry {i} kept");
@@ -258,14 +323,42 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         let base = 0x4000_0000_0000_0000u64;
         for i in 0..4 {
-            tt.store(base + i, 1, 0, 20, Bound::Exact);
+            tt.store(base + i, Some(1), 0, 20, Bound::Exact);
         }
         for _ in 0..3 {
             tt.new_search();
         }
-        tt.store(base + 7, 1, 0, 2, Bound::Exact);
+        tt.store(base + 7, Some(1), 0, 2, Bound::Exact);
         assert!(tt.probe(base + 7).is_some());
         assert_eq!((0..4).filter(|&i| tt.probe(base + i).is_some()).count(), 3);
+    }
+
+    #[test]
+    fn key_zero_is_a_move_and_none_is_no_move() {
+        // Key 0 is the removal of a1: a real move, kept apart from "no move".
+        let tt = TranspositionTable::new(1);
+        tt.store(11, Some(0), 5, 3, Bound::Exact);
+        assert_eq!(tt.probe(11).map(|h| h.move_key), Some(Some(0)));
+        tt.store(12, None, 5, 3, Bound::Upper);
+        assert_eq!(tt.probe(12).map(|h| h.move_key), Some(None));
+        // A result without a move keeps the move known for the position.
+        tt.store(11, None, 7, 4, Bound::Upper);
+        assert_eq!(tt.probe(11).map(|h| h.move_key), Some(Some(0)));
+    }
+
+    #[test]
+    fn a_new_or_cleared_table_is_empty_and_aligned() {
+        let mut tt = TranspositionTable::new(2);
+        assert_eq!(tt.buckets.len(), 2 * (1 << 20) / 64);
+        assert!(tt.buckets.as_ptr().cast::<u8>().align_offset(64) == 0);
+        assert!(tt.buckets.iter().all(|b| {
+            b.0.iter()
+                .all(|e| unpack(e.data.load(Ordering::Relaxed)).is_none())
+        }));
+        tt.store(3, Some(9), 1, 1, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(3).is_none());
+        assert_eq!(tt.buckets.len(), 2 * (1 << 20) / 64);
     }
 
     #[test]
@@ -273,7 +366,7 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         // Small hashes fall in bucket 0, which hashfull samples.
         for i in 1..=3 {
-            tt.store(i, 1, 0, 4, Bound::Exact);
+            tt.store(i, Some(1), 0, 4, Bound::Exact);
         }
         let sampled = tt.buckets.len().min(250) * 4;
         assert_eq!(tt.hashfull(), (3 * 1000 / sampled) as u32);

@@ -1,4 +1,4 @@
-//! A deliberately naive Konane move generator, written from `shared/konane-rules.md`
+//! A deliberately naive Konane move generator, written from `docs/rules.md`
 //! alone, to check the engine's bitboard generator against.
 //!
 //! Everything here is the slowest obvious thing: a `Vec` of squares, loops over files
