@@ -10,7 +10,7 @@ use super::config::Timeouts;
 use super::openings::StartPosition;
 use super::schedule::GameSpec;
 use crate::client::{self, Answer, ClockReading, Dialect, Engine, GoLimits, Limits, RecvError};
-use crate::rules::{AnyPosition, Color, Variant};
+use crate::rules::{AnyPosition, Color};
 
 /// How a game ended; JSON writes it as its [`name`](Termination::name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -163,8 +163,6 @@ pub struct Player<'a> {
 /// The rules and waits a game is played under.
 #[derive(Clone, Copy)]
 pub struct Table<'a> {
-    /// The rules.
-    pub variant: Variant,
     /// How long to wait for engines.
     pub timeouts: Timeouts,
     /// Set when the game must be abandoned.
@@ -340,16 +338,10 @@ fn fault(
             Termination::Crash,
             format!("{} exited or closed its output", who(players, side)),
         )),
-        RecvError::Flood => Ok(Verdict(
+        RecvError::Flood(flood) => Ok(Verdict(
             side,
             Termination::Flood,
-            format!(
-                "{} wrote more than {} lines or {} MiB after one command, or {} lines unasked",
-                who(players, side),
-                client::FLOOD_LINES,
-                client::FLOOD_BYTES >> 20,
-                client::QUEUE_LINES
-            ),
+            format!("{} {flood}", who(players, side)),
         )),
         RecvError::Timeout => Ok(Verdict(
             side,
