@@ -7,9 +7,8 @@ mod referee_support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use konane::referee::game::Termination;
-use konane::referee::runner::{RunReport, Stop};
 use konane::referee::sprt::Decision;
+use konane::referee::{RunReport, Stop, Termination};
 use konane::rules::{AnyPosition, Color, Opening, Variant};
 use referee_support::{
     FAKE, REFEREE, args, assert_all, assert_none_left, check_replay, run, scratch, try_run, variant,

@@ -7,9 +7,9 @@
 //! - SPRT: p = 1 / (1 + 10^(-elo/400)); LLR = W ln(p1/p0) + L ln((1-p1)/(1-p0));
 //!   bounds ln(beta/(1-alpha)) and ln((1-beta)/alpha).
 
-use konane::referee::config::{SprtConfig, SprtModel};
 use konane::referee::sprt::{self, Decision};
 use konane::referee::stats::{FirstPlayer, PairCounts, Score, score_from_elo};
+use konane::referee::{SprtConfig, SprtModel};
 
 fn close(actual: f64, expected: f64, tolerance: f64) {
     assert!(

@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
 use konane::client;
-use konane::referee::cli::{self, Invocation};
-use konane::referee::{interrupt, merge, runner};
+use konane::referee::{self, Invocation, Stop};
 
 /// The exit status after Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: u8 = 130;
@@ -15,7 +14,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         // An engine's start-up cut short by Ctrl-C ends as an interruption too.
-        Err(_) if interrupt::raised() => ExitCode::from(INTERRUPTED),
+        Err(_) if referee::interrupt_raised() => ExitCode::from(INTERRUPTED),
         Err(e) => {
             // `{e}` and not the chain: every message already says what the system said.
             eprintln!("referee: {e}");
@@ -42,22 +41,22 @@ fn arguments() -> Result<Vec<String>> {
 fn run() -> Result<ExitCode> {
     let args = arguments()?;
     if args.is_empty() {
-        print!("{}", cli::USAGE);
+        print!("{}", referee::USAGE);
         return Ok(ExitCode::from(2));
     }
     let mut out = io::stdout().lock();
-    match cli::parse(&args)? {
-        Invocation::Help => print!("{}", cli::USAGE),
+    match referee::parse_command_line(&args)? {
+        Invocation::Help => print!("{}", referee::USAGE),
         Invocation::Merge(config) => {
-            merge::merge(&config, &mut out)?;
+            referee::merge(&config, &mut out)?;
         }
         Invocation::Run(config) => {
             // Helpers an engine leaves behind in a session of their own are adopted and
             // ended; where that is impossible the limit is documented in the help.
             let _ = client::adopt_orphans();
-            let interrupted = interrupt::install();
-            let report = runner::run(*config, &mut out, interrupted)?;
-            if report.stop == runner::Stop::Interrupted {
+            let interrupted = referee::install_interrupt_handler();
+            let report = referee::run(*config, &mut out, interrupted)?;
+            if report.stop == Stop::Interrupted {
                 return Ok(ExitCode::from(INTERRUPTED));
             }
         }

@@ -130,7 +130,7 @@ impl Engine {
                         name: label.to_string(),
                     });
                 }
-                Err(RecvError::Flood) => {
+                Err(RecvError::Flood(_)) => {
                     return Err(StartError::Flood {
                         name: label.to_string(),
                     });

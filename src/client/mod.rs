@@ -19,7 +19,7 @@ mod time;
 
 pub use engine::{Answer, Engine, StartError};
 pub use process::{
-    EngineProcess, FLOOD_BYTES, FLOOD_LINES, Line, MAX_LINE_BYTES, ProcessSpec, QUEUE_LINES,
+    EngineProcess, FLOOD_BYTES, FLOOD_LINES, Flood, Line, MAX_LINE_BYTES, ProcessSpec, QUEUE_LINES,
     RecvError,
 };
 pub use protocol::{

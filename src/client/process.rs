@@ -68,8 +68,22 @@ pub enum RecvError {
     #[error("interrupted")]
     Interrupted,
     /// The engine wrote more than the documented limits allow.
-    #[error("the engine flooded its output")]
-    Flood,
+    #[error("{0}")]
+    Flood(Flood),
+}
+
+/// Which flood limit an engine went past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Flood {
+    /// More than [`FLOOD_LINES`] lines after one command.
+    #[error("wrote more than {FLOOD_LINES} lines after one command")]
+    Lines,
+    /// More than [`FLOOD_BYTES`] bytes after one command.
+    #[error("wrote more than {} MiB after one command", FLOOD_BYTES >> 20)]
+    Bytes,
+    /// A full queue of [`QUEUE_LINES`] lines that nothing asked for.
+    #[error("wrote {QUEUE_LINES} lines that nothing asked for")]
+    Unasked,
 }
 
 /// What the reader thread has read so far, for the flood limits.
@@ -199,8 +213,8 @@ impl EngineProcess {
             if stop.load(Ordering::Relaxed) {
                 return Err(RecvError::Interrupted);
             }
-            if self.flooded() {
-                return Err(RecvError::Flood);
+            if let Some(flood) = self.flood() {
+                return Err(RecvError::Flood(flood));
             }
             let now = Instant::now();
             if self.exited_at.is_none() && has_exited(&self.child) {
@@ -229,10 +243,16 @@ impl EngineProcess {
         }
     }
 
-    /// Whether the engine wrote more than the flood limits allow since the last command.
-    fn flooded(&self) -> bool {
+    /// Which flood limit the engine went past since the last command, if any.
+    fn flood(&self) -> Option<Flood> {
         let (lines, bytes) = self.counts.now();
-        lines - self.counts_at_send.0 > FLOOD_LINES || bytes - self.counts_at_send.1 > FLOOD_BYTES
+        if lines - self.counts_at_send.0 > FLOOD_LINES {
+            Some(Flood::Lines)
+        } else if bytes - self.counts_at_send.1 > FLOOD_BYTES {
+            Some(Flood::Bytes)
+        } else {
+            None
+        }
     }
 
     /// Throws away lines that were read but not yet asked for (output left over from an
@@ -240,7 +260,7 @@ impl EngineProcess {
     /// queue of them is a flood.
     pub fn drain(&self) -> Result<(), RecvError> {
         if self.lines.is_full() {
-            return Err(RecvError::Flood);
+            return Err(RecvError::Flood(Flood::Unasked));
         }
         for _ in 0..QUEUE_LINES {
             if self.lines.try_recv().is_err() {

@@ -226,12 +226,9 @@ fn seconds(option: &str, value: &str) -> Result<Duration, CliError> {
     parse_seconds(value).map_err(|e| bad(option, e))
 }
 
-/// Reads a command line (without the program name).
-pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
-    if args.first().map(String::as_str) == Some("merge") {
-        return parse_merge(&args[1..]);
-    }
-    let mut config = Config {
+/// The settings before any option: `args` is kept for the state file.
+fn defaults(args: &[String]) -> Config {
+    Config {
         engines: Vec::new(),
         tournament: TournamentKind::RoundRobin,
         games: 2,
@@ -250,7 +247,15 @@ pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
         timeouts: Timeouts::default(),
         debug: false,
         args: args.to_vec(),
-    };
+    }
+}
+
+/// Reads a command line (without the program name).
+pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
+    if args.first().map(String::as_str) == Some("merge") {
+        return parse_merge(&args[1..]);
+    }
+    let mut config = defaults(args);
     let mut each = EngineKeys::default();
     let mut engines: Vec<EngineKeys> = Vec::new();
     let mut i = 0;

@@ -1,6 +1,7 @@
 //! One game between two started engines, judged move by move with the rules core.
 
 use std::fmt;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -10,7 +11,7 @@ use super::config::Timeouts;
 use super::openings::StartPosition;
 use super::schedule::GameSpec;
 use crate::client::{self, Answer, ClockReading, Dialect, Engine, GoLimits, Limits, RecvError};
-use crate::rules::{AnyPosition, Color, Variant};
+use crate::rules::{AnyPosition, Color};
 
 /// How a game ended; JSON writes it as its [`name`](Termination::name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -163,8 +164,6 @@ pub struct Player<'a> {
 /// The rules and waits a game is played under.
 #[derive(Clone, Copy)]
 pub struct Table<'a> {
-    /// The rules.
-    pub variant: Variant,
     /// How long to wait for engines.
     pub timeouts: Timeouts,
     /// Set when the game must be abandoned.
@@ -220,11 +219,10 @@ fn judge(
     table: Table<'_>,
     moves: &mut Vec<PlayedMove>,
 ) -> Result<Verdict, Aborted> {
+    let startup = table.timeouts.startup;
     for side in [Color::Black, Color::White] {
-        let startup = table.timeouts.startup;
         if let Err(e) = players[side.index()].engine.new_game(startup, table.stop) {
-            let what = format!("no readyok within {} s", startup.as_secs_f64());
-            return fault(players, side, e, &what, Termination::Stall);
+            return fault(players, side, e, &no_readyok(startup), Termination::Stall);
         }
     }
     let mut clocks =
@@ -237,90 +235,113 @@ fn judge(
             return Ok(Verdict(loser, Termination::Normal, detail));
         }
         let side = position.side_to_move();
-        let player = &mut players[side.index()];
-        let limits = player.limits;
-        let go = go_limits(side, limits, &clocks);
-        let (wait, timed) = match (&clocks[side.index()], limits.move_time) {
-            (Some(clock), _) => (clock.allowance(limits.margin), true),
-            (None, Some(t)) => (t + limits.margin, true),
-            (None, None) => (table.timeouts.watchdog, false),
+        let answer = match ask(start, &texts, side, players, &clocks, table)? {
+            Ok(answer) => answer,
+            Err(verdict) => return Ok(verdict),
         };
-        let dialect: Dialect = player.engine.dialect();
-        let startup = table.timeouts.startup;
-        if let Err(e) = player.engine.set_position(
-            &client::position_command(start.fen(), &texts),
-            startup,
-            table.stop,
-        ) {
-            let what = format!("no readyok within {} s", startup.as_secs_f64());
-            return fault(players, side, e, &what, Termination::Stall);
-        }
-        let answer = player
-            .engine
-            .think(&client::go_command(dialect, &go), wait, table.stop);
-        let answer: Answer = match answer {
-            Ok(a) => a,
-            Err(e) => {
-                let ms = wait.as_millis();
-                let (what, termination) = if timed {
-                    (
-                        format!("sent no bestmove within {ms} ms"),
-                        Termination::TimeForfeit,
-                    )
-                } else {
-                    (
-                        format!("sent no bestmove within the {ms} ms watchdog"),
-                        Termination::Stall,
-                    )
-                };
-                return fault(players, side, e, &what, termination);
-            }
-        };
-        let elapsed = answer.elapsed;
-        let late = match &mut clocks[side.index()] {
-            Some(clock) => clock
-                .charge(elapsed, limits.margin)
-                .err()
-                .map(|o| o.remaining),
-            None => limits.move_time.filter(|&t| elapsed > t + limits.margin),
-        };
-        if let Some(allowed) = late {
+        let limits = players[side.index()].limits;
+        if let Some(allowed) = overrun(&mut clocks[side.index()], limits, answer.elapsed) {
             let detail = format!(
                 "{} took {} ms with {} ms left",
                 who(players, side),
-                elapsed.as_millis(),
+                answer.elapsed.as_millis(),
                 allowed.as_millis()
             );
             return Ok(Verdict(side, Termination::TimeForfeit, detail));
         }
-        let played = match &answer.best {
-            None => Err(format!(
-                "{} answered '{}' but has {} legal moves",
-                who(players, side),
-                client::shorten(&answer.line, QUOTE_CHARS),
-                position.legal_move_texts().len()
-            )),
-            Some(text) => position.play_text(text).map_err(|e| {
-                format!(
-                    "{} played '{}': {}",
-                    who(players, side),
-                    client::shorten(text, QUOTE_CHARS),
-                    client::shorten(&e.to_string(), QUOTE_CHARS)
-                )
-            }),
-        };
-        match played {
+        match play_answer(position, &answer)
+            .map_err(|what| format!("{} {what}", who(players, side)))
+        {
             Ok(canonical) => {
                 texts.push(canonical.clone());
                 moves.push(PlayedMove {
                     text: canonical,
-                    ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+                    ms: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),
                     depth: answer.depth,
                     score: answer.score,
                 });
             }
             Err(detail) => return Ok(Verdict(side, Termination::IllegalMove, detail)),
         }
+    }
+}
+
+fn no_readyok(wait: Duration) -> String {
+    format!("no readyok within {} s", wait.as_secs_f64())
+}
+
+/// Sends the position and `go` to `side` and waits for its answer: the answer, or the
+/// verdict when none came.
+fn ask(
+    start: &StartPosition,
+    texts: &[String],
+    side: Color,
+    players: &mut [Player<'_>; 2],
+    clocks: &[Option<Clock>; 2],
+    table: Table<'_>,
+) -> Result<Result<Answer, Verdict>, Aborted> {
+    let player = &mut players[side.index()];
+    let limits = player.limits;
+    let go = go_limits(side, limits, clocks);
+    let (wait, timed) = match (&clocks[side.index()], limits.move_time) {
+        (Some(clock), _) => (clock.allowance(limits.margin), true),
+        (None, Some(t)) => (t + limits.margin, true),
+        (None, None) => (table.timeouts.watchdog, false),
+    };
+    let dialect: Dialect = player.engine.dialect();
+    let startup = table.timeouts.startup;
+    let position = client::position_command(start.fen(), texts);
+    if let Err(e) = player.engine.set_position(&position, startup, table.stop) {
+        return fault(players, side, e, &no_readyok(startup), Termination::Stall).map(Err);
+    }
+    let go = client::go_command(dialect, &go);
+    match player.engine.think(&go, wait, table.stop) {
+        Ok(answer) => Ok(Ok(answer)),
+        Err(e) => {
+            let ms = wait.as_millis();
+            let (what, termination) = if timed {
+                (
+                    format!("sent no bestmove within {ms} ms"),
+                    Termination::TimeForfeit,
+                )
+            } else {
+                (
+                    format!("sent no bestmove within the {ms} ms watchdog"),
+                    Termination::Stall,
+                )
+            };
+            fault(players, side, e, &what, termination).map(Err)
+        }
+    }
+}
+
+/// Charges a move that took `elapsed`: the time that was left when it came too late.
+fn overrun(clock: &mut Option<Clock>, limits: &Limits, elapsed: Duration) -> Option<Duration> {
+    match clock {
+        Some(clock) => clock
+            .charge(elapsed, limits.margin)
+            .err()
+            .map(|o| o.remaining),
+        None => limits.move_time.filter(|&t| elapsed > t + limits.margin),
+    }
+}
+
+/// Plays the answer's move: its canonical text, or what was wrong with it (to follow
+/// the player's name).
+fn play_answer(position: &mut AnyPosition, answer: &Answer) -> Result<String, String> {
+    match &answer.best {
+        None => Err(format!(
+            "answered '{}' but has {} legal moves",
+            client::shorten(&answer.line, QUOTE_CHARS),
+            position.legal_move_texts().len()
+        )),
+        Some(text) => position.play_text(text).map_err(|e| {
+            format!(
+                "played '{}': {}",
+                client::shorten(text, QUOTE_CHARS),
+                client::shorten(&e.to_string(), QUOTE_CHARS)
+            )
+        }),
     }
 }
 
@@ -340,16 +361,10 @@ fn fault(
             Termination::Crash,
             format!("{} exited or closed its output", who(players, side)),
         )),
-        RecvError::Flood => Ok(Verdict(
+        RecvError::Flood(flood) => Ok(Verdict(
             side,
             Termination::Flood,
-            format!(
-                "{} wrote more than {} lines or {} MiB after one command, or {} lines unasked",
-                who(players, side),
-                client::FLOOD_LINES,
-                client::FLOOD_BYTES >> 20,
-                client::QUEUE_LINES
-            ),
+            format!("{} {flood}", who(players, side)),
         )),
         RecvError::Timeout => Ok(Verdict(
             side,

@@ -2,7 +2,6 @@
 //! state files of `-resume`, JSON Lines of the same records, see [`state`](super::state)): players with their tallies, every game with its moves, the
 //! first-player rate, the SPRT, and the run's settings.
 
-use std::fs;
 use std::io;
 use std::path::Path;
 
@@ -302,19 +301,6 @@ pub fn variant(info: &RunInfo) -> Result<Variant, String> {
         size: info.board.parse().map_err(|e| format!("{e}"))?,
         opening: info.opening.parse().map_err(|e| format!("{e}"))?,
         multi_jump: info.multijump.parse().map_err(|e| format!("{e}"))?,
-    })
-}
-
-/// Reads a file.
-pub fn load(path: &Path) -> Result<Summary, JsonError> {
-    let name = path.display().to_string();
-    let text = fs::read_to_string(path).map_err(|source| JsonError::Io {
-        path: name.clone(),
-        source,
-    })?;
-    serde_json::from_str(&text).map_err(|e| JsonError::Format {
-        path: name,
-        reason: e.to_string(),
     })
 }
 

@@ -5,27 +5,42 @@
 //! with [`rules`](crate::rules). A wrong, unreadable or late move, a crash or a hang
 //! loses that game, the engine is restarted, and the tournament goes on.
 //!
-//! - [`cli`] reads the command line into a [`config::Config`];
-//! - [`runner`] plays it with [`worker`] threads, each game by [`game`] through
+//! - `cli` reads the command line into a [`Config`];
+//! - `runner` ([`run`]) plays it with `worker` threads, each game by `game` through
 //!   [`client`](crate::client), which drives the engine processes;
-//! - [`stats`], [`sprt`], [`standings`] and [`report`] compute and print results;
-//!   [`pgn`], [`json`] and [`state`] write them; [`merge`] combines shards.
+//! - [`stats`], [`sprt`], `standings` and `report` compute and print results; `pgn`,
+//!   `json` and `state` write them (`output` safely); [`merge`] combines shards.
 
-pub mod cli;
-pub mod clock;
-pub mod config;
-pub mod game;
-pub mod interrupt;
-pub mod json;
-pub mod merge;
-pub mod openings;
-pub mod output;
-pub mod pgn;
-pub mod report;
-pub mod runner;
-pub mod schedule;
+mod cli;
+mod clock;
+mod config;
+mod game;
+mod interrupt;
+mod json;
+mod merge;
+mod openings;
+mod output;
+mod pgn;
+mod report;
+mod runner;
+mod schedule;
 pub mod sprt;
-pub mod standings;
-pub mod state;
+mod standings;
+mod state;
 pub mod stats;
-pub mod worker;
+mod worker;
+
+pub use cli::{CliError, Invocation, USAGE, parse as parse_command_line};
+pub use config::{
+    Config, MergeConfig, OpeningOrder, OpeningsConfig, Shard, SprtConfig, SprtModel, Timeouts,
+    TournamentKind,
+};
+pub use game::{GameRecord, PlayedMove, Termination};
+pub use interrupt::{install as install_interrupt_handler, raised as interrupt_raised};
+pub use json::{
+    FirstPlayerJson, GameJson, JsonError, PlayerJson, RunInfo, Side, SprtJson, SprtSummary, Summary,
+};
+pub use merge::merge;
+pub use openings::{OpeningsError, StartPosition};
+pub use runner::{RunError, RunReport, Stop, run};
+pub use standings::{PlayerTally, Standings};

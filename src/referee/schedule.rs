@@ -67,12 +67,6 @@ impl Schedule {
         self.len
     }
 
-    /// Whether there is no game at all.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Game `number` (from 1), or `None` beyond the last.
     #[must_use]
     pub fn game(&self, number: u64) -> Option<GameSpec> {
@@ -104,6 +98,7 @@ impl Schedule {
     }
 
     /// Every game, in order.
+    #[cfg(test)]
     pub fn games(&self) -> impl Iterator<Item = GameSpec> + '_ {
         (1..=self.len).filter_map(|n| self.game(n))
     }

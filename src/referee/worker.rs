@@ -140,7 +140,6 @@ fn play(
         },
     ];
     let table = Table {
-        variant: shared.variant,
         timeouts: shared.timeouts,
         stop: shared.halt,
     };

@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use konane::referee::cli::{self, Invocation};
-use konane::referee::game::{GameRecord, Termination};
-use konane::referee::runner::{self, RunError, RunReport};
+use konane::referee::{self, GameRecord, Invocation, RunError, RunReport, Termination};
 use konane::rules::Variant;
 
 pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
@@ -40,12 +38,13 @@ pub fn args(line: &str, dir: &Path) -> Vec<String> {
 }
 
 pub fn try_run(line: &str, dir: &Path) -> Result<(RunReport, String), RunError> {
-    let Invocation::Run(config) = cli::parse(&args(line, dir)).expect("a valid command line")
+    let Invocation::Run(config) =
+        referee::parse_command_line(&args(line, dir)).expect("a valid command line")
     else {
         panic!("not a run: {line}")
     };
     let mut out = Vec::new();
-    let report = runner::run(*config, &mut out, &NEVER)?;
+    let report = referee::run(*config, &mut out, &NEVER)?;
     Ok((report, String::from_utf8_lossy(&out).into_owned()))
 }
 
