@@ -18,7 +18,8 @@ use crate::search::score::uci;
 use crate::search::solver::{InterruptReason, SolveLimits, SolveProgress};
 use crate::search::time::{Clock, TimeControl};
 use crate::search::{
-    Iteration, SearchControl, SearchParams, SearchResult, Searcher, proven_line, proven_result,
+    Iteration, SearchControl, SearchParams, SearchResult, Searcher, Skill, proven_line,
+    proven_result,
 };
 use crate::with_position;
 
@@ -56,6 +57,8 @@ pub struct JobSettings {
     pub multipv: usize,
     /// Whether `bestmove` may carry a ponder move (`Ponder` option).
     pub show_ponder: bool,
+    /// Play below full strength (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`).
+    pub skill: Option<Skill>,
 }
 
 /// Work for the searcher thread.
@@ -421,6 +424,7 @@ fn search_params<B: Bitboard>(
         multipv: settings.multipv,
         searchmoves,
         exact: false,
+        skill: settings.skill,
     }
 }
 

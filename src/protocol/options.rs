@@ -3,6 +3,8 @@
 use thiserror::Error;
 
 use crate::rules::{BoardSize, MultiJump, Opening, Variant};
+use crate::search::Skill;
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO, level_for_elo};
 
 /// The type and range of an option, as UCI announces them.
 #[derive(Clone, Copy, Debug)]
@@ -25,7 +27,7 @@ pub const MAX_HASH_MB: i64 = 65_536;
 /// Most search threads.
 pub const MAX_THREADS: i64 = 64;
 
-const SPECS: [Spec; 10] = [
+const SPECS: [Spec; 14] = [
     Spec {
         name: "Hash",
         kind: Kind::Spin {
@@ -85,6 +87,35 @@ const SPECS: [Spec; 10] = [
         kind: Kind::Combo(&["straight", "turning"]),
         default: "straight",
     },
+    Spec {
+        name: "Skill Level",
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_LEVEL as i64,
+        },
+        default: "20",
+    },
+    Spec {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check,
+        default: "false",
+    },
+    Spec {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+        },
+        default: "400",
+    },
+    Spec {
+        name: "SkillSeed",
+        kind: Kind::Spin {
+            min: 0,
+            max: u32::MAX as i64,
+        },
+        default: "0",
+    },
 ];
 
 /// An option that cannot be set as asked.
@@ -143,6 +174,14 @@ pub struct Options {
     pub opening: Opening,
     /// Multi-jump rule.
     pub multi_jump: MultiJump,
+    /// `Skill Level`: 0 to 20 (full strength).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead of `Skill Level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `SkillSeed`: 0 for a random choice, else the seed of a reproducible one.
+    pub skill_seed: u64,
 }
 
 impl Default for Options {
@@ -157,6 +196,10 @@ impl Default for Options {
             board_size: BoardSize::STANDARD,
             opening: Opening::Diagonal,
             multi_jump: MultiJump::Straight,
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: MIN_ELO.unsigned_abs(),
+            skill_seed: 0,
         }
     }
 }
@@ -170,6 +213,18 @@ impl Options {
             opening: self.opening,
             multi_jump: self.multi_jump,
         }
+    }
+
+    /// How far below full strength to play: `UCI_Elo` when `UCI_LimitStrength` is on,
+    /// else `Skill Level`.
+    #[must_use]
+    pub fn skill(&self) -> Option<Skill> {
+        let level = if self.limit_strength {
+            level_for_elo(self.elo.try_into().unwrap_or(i32::MAX))
+        } else {
+            self.skill_level
+        };
+        Skill::new(level, (self.skill_seed != 0).then_some(self.skill_seed))
     }
 
     /// The `option name ... type ...` lines, in UCI form.
@@ -214,6 +269,10 @@ impl Options {
             "BoardSize" => self.board_size.to_string(),
             "Opening" => self.opening.to_string(),
             "MultiJump" => self.multi_jump.to_string(),
+            "Skill Level" => self.skill_level.to_string(),
+            "UCI_LimitStrength" => self.limit_strength.to_string(),
+            "UCI_Elo" => self.elo.to_string(),
+            "SkillSeed" => self.skill_seed.to_string(),
             _ => String::new(),
         }
     }
@@ -252,7 +311,10 @@ impl Options {
                     "false" => false,
                     _ => return Err(bad(format!("'{shown}' is not true or false"))),
                 };
-                self.ponder = on;
+                match spec.name {
+                    "Ponder" => self.ponder = on,
+                    _ => self.limit_strength = on,
+                }
                 Ok(Change::Other)
             }
             Kind::Combo(_) | Kind::Text => {
@@ -289,6 +351,18 @@ impl Options {
                 self.move_overhead_ms = n;
                 Change::Other
             }
+            "Skill Level" => {
+                self.skill_level = n as u32;
+                Change::Other
+            }
+            "UCI_Elo" => {
+                self.elo = n as u32;
+                Change::Other
+            }
+            "SkillSeed" => {
+                self.skill_seed = n;
+                Change::Other
+            }
             _ => {
                 self.multipv = n as usize;
                 Change::Other
@@ -314,6 +388,33 @@ mod tests {
             )
         );
         assert!(lines.contains(&"option name BoardSize type string default 8x8".to_string()));
+    }
+
+    #[test]
+    fn announced_defaults_are_the_defaults() {
+        let options = Options::default();
+        for spec in SPECS.iter().filter(|s| !matches!(s.kind, Kind::Button)) {
+            assert_eq!(options.current(spec.name), spec.default, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn strength_options_choose_the_skill() {
+        let mut o = Options::default();
+        assert_eq!(o.skill(), None);
+        assert_eq!(o.set("skill level", "3"), Ok(Change::Other));
+        assert_eq!(o.skill().map(Skill::level), Some(3));
+        assert_eq!(o.set("UCI_LimitStrength", "true"), Ok(Change::Other));
+        assert_eq!(o.skill().map(Skill::level), Some(0));
+        assert_eq!(o.set("UCI_Elo", &MAX_ELO.to_string()), Ok(Change::Other));
+        assert_eq!(o.skill(), None);
+        assert!(!o.ponder);
+        assert_eq!(
+            o.set("Skill Level", "21").unwrap_err().to_string(),
+            "option Skill Level: '21' is not a whole number from 0 to 20; the value stays 3"
+        );
+        assert!(o.set("UCI_Elo", "99999").is_err());
+        assert!(o.set("SkillSeed", "-1").is_err());
     }
 
     #[test]

@@ -290,6 +290,7 @@ impl<W: Write> Session<W> {
             overhead: Duration::from_millis(self.options.move_overhead_ms),
             multipv: self.options.multipv,
             show_ponder: self.options.ponder,
+            skill: self.options.skill(),
         };
         let job = Job::Search {
             position: self.position,
