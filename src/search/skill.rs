@@ -30,8 +30,8 @@ pub const BASELINE_ELO: i32 = 1000;
 /// Elo of each level from 0 to [`MAX_LEVEL`], relative to [`BASELINE_ELO`]. Levels 0,
 /// 5, 10, 15 and 20 were measured (see the README); the others are interpolated.
 pub const LADDER: [i32; MAX_LEVEL as usize + 1] = [
-    400, 440, 480, 520, 560, 600, 640, 680, 720, 760, 800, 840, 880, 920, 960, 1000, 1040,
-    1080, 1120, 1160, 1200,
+    400, 440, 480, 520, 560, 600, 640, 680, 720, 760, 800, 840, 880, 920, 960, 1000, 1040, 1080,
+    1120, 1160, 1200,
 ];
 
 /// Lowest `UCI_Elo`: that of level 0.
