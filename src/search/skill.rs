@@ -24,6 +24,17 @@ use super::{Iteration, SearchControl, SearchParams, SearchResult, Searcher};
 /// Full strength: the search as it is without this module.
 pub const MAX_LEVEL: u32 = 20;
 
+/// The top of the strength scale (see [`Skill::strength`]).
+const FULL_STRENGTH: f64 = 20.0;
+
+/// The strength of each level below [`MAX_LEVEL`]: the scale was measured at 0, 5, 10,
+/// 15 and 19 (see the README), and the levels are placed on it by interpolation so
+/// that their Elo steps are about even.
+const STRENGTH: [f64; MAX_LEVEL as usize] = [
+    0.0, 1.27, 2.54, 3.81, 5.09, 6.51, 7.94, 9.36, 10.42, 11.19, 11.95, 12.72, 13.49, 14.25,
+    15.02, 15.82, 16.61, 17.41, 18.2, 19.0,
+];
+
 /// The Elo given to the baseline engine, the anchor of [`LADDER`].
 pub const BASELINE_ELO: i32 = 1000;
 
@@ -69,24 +80,35 @@ impl Skill {
         self.level
     }
 
-    /// The deepest iteration: 1 ply at level 0, one more every two levels.
-    #[must_use]
-    pub fn depth(self) -> u32 {
-        1 + self.level / 2
+    /// Where the level sits on the search's strength scale, from 0.0 (weakest) to
+    /// 20.0 (full strength, never reached here): the parameters below grow or shrink
+    /// evenly along it, and [`STRENGTH`] spaces the levels so that each is about the
+    /// same measured step.
+    fn strength(self) -> f64 {
+        STRENGTH[self.level as usize]
     }
 
-    /// How many of the best root moves the choice is made among.
+    /// The deepest iteration: 1 ply at the bottom of the scale, one more every two
+    /// units.
+    #[must_use]
+    pub fn depth(self) -> u32 {
+        1 + (self.strength() / 2.0) as u32
+    }
+
+    /// How many of the best root moves the choice is made among: 8 at the bottom of
+    /// the scale, one fewer every five units.
     #[must_use]
     pub fn candidates(self) -> usize {
-        4 + (MAX_LEVEL - self.level) as usize / 5
+        4 + ((FULL_STRENGTH - self.strength()) / 5.0) as usize
     }
 
     /// The softmax temperature, in score units (100 = one move of mobility): how much
     /// worse than the best a candidate may be and still be chosen often (a candidate
-    /// `temperature` worse is chosen `e` times less often than the best).
+    /// `temperature` worse is chosen `e` times less often than the best). 300 at the
+    /// bottom of the scale, falling evenly towards 0 at full strength.
     #[must_use]
     pub fn temperature(self) -> f64 {
-        15.0 * f64::from(MAX_LEVEL - self.level)
+        15.0 * (FULL_STRENGTH - self.strength())
     }
 
     /// The index of the candidate to play among `scores` (best first, not empty), for
