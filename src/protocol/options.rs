@@ -106,7 +106,7 @@ const SPECS: [Spec; 14] = [
             min: MIN_ELO as i64,
             max: MAX_ELO as i64,
         },
-        default: "400",
+        default: "380",
     },
     Spec {
         name: "SkillSeed",
@@ -347,24 +347,15 @@ impl Options {
                 self.threads = n as usize;
                 Change::Threads
             }
-            "MoveOverhead" => {
-                self.move_overhead_ms = n;
-                Change::Other
-            }
-            "Skill Level" => {
-                self.skill_level = n as u32;
-                Change::Other
-            }
-            "UCI_Elo" => {
-                self.elo = n as u32;
-                Change::Other
-            }
-            "SkillSeed" => {
-                self.skill_seed = n;
-                Change::Other
-            }
             _ => {
-                self.multipv = n as usize;
+                // Read at `go` time: nothing to do now.
+                match name {
+                    "MoveOverhead" => self.move_overhead_ms = n,
+                    "Skill Level" => self.skill_level = n as u32,
+                    "UCI_Elo" => self.elo = n as u32,
+                    "SkillSeed" => self.skill_seed = n,
+                    _ => self.multipv = n as usize,
+                }
                 Change::Other
             }
         }

@@ -10,8 +10,8 @@
 //! plays its best line.
 //!
 //! The Elo of each level comes from referee matches (the ladder in the README); the
-//! anchor is the depth-4 mobility baseline engine (`examples/baseline.rs`) at
-//! [`BASELINE_ELO`], on 8x8 at 50 ms a move.
+//! anchor is the depth-4 mobility baseline engine (`examples/baseline.rs`) at 1000
+//! Elo, on 8x8 at 100,000 nodes a move.
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -27,22 +27,20 @@ pub const MAX_LEVEL: u32 = 20;
 /// The top of the strength scale (see [`Skill::strength`]).
 const FULL_STRENGTH: f64 = 20.0;
 
-/// The strength of each level below [`MAX_LEVEL`]: the scale was measured at 0, 5, 10,
-/// 15 and 19 (see the README), and the levels are placed on it by interpolation so
-/// that their Elo steps are about even.
+/// The strength of each level below [`MAX_LEVEL`]. Matches measured the Elo of the
+/// scale at 0, 5, 10, 15, 19 and full strength (in the commit that placed the levels);
+/// each level sits where the curve through those points gives it an even share.
 const STRENGTH: [f64; MAX_LEVEL as usize] = [
-    0.0, 1.27, 2.54, 3.81, 5.09, 6.51, 7.94, 9.36, 10.42, 11.19, 11.95, 12.72, 13.49, 14.25,
-    15.02, 15.82, 16.61, 17.41, 18.2, 19.0,
+    0.0, 1.27, 2.54, 3.81, 5.09, 6.51, 7.94, 9.36, 10.42, 11.19, 11.95, 12.72, 13.49, 14.25, 15.02,
+    15.82, 16.61, 17.41, 18.2, 19.0,
 ];
 
-/// The Elo given to the baseline engine, the anchor of [`LADDER`].
-pub const BASELINE_ELO: i32 = 1000;
-
-/// Elo of each level from 0 to [`MAX_LEVEL`], relative to [`BASELINE_ELO`]. Levels 0,
-/// 5, 10, 15 and 20 were measured (see the README); the others are interpolated.
+/// Elo of each level from 0 to [`MAX_LEVEL`], on the scale where the baseline engine
+/// has 1000. Levels 0, 5, 10, 15, 19 and 20 were measured (the README's
+/// ladder); the others are interpolated between them.
 pub const LADDER: [i32; MAX_LEVEL as usize + 1] = [
-    400, 440, 480, 520, 560, 600, 640, 680, 720, 760, 800, 840, 880, 920, 960, 1000, 1040, 1080,
-    1120, 1160, 1200,
+    380, 448, 516, 584, 652, 720, 766, 812, 858, 904, 950, 1026, 1102, 1178, 1254, 1330, 1385,
+    1440, 1495, 1550, 1780,
 ];
 
 /// Lowest `UCI_Elo`: that of level 0.
