@@ -19,7 +19,8 @@ use crate::search::score::uci;
 use crate::search::solver::{InterruptReason, SolveLimits, SolveProgress};
 use crate::search::time::{Clock, TimeControl, budget, moves_left};
 use crate::search::{
-    Iteration, SearchControl, SearchParams, SearchResult, Searcher, proven_line, proven_result,
+    Iteration, SearchControl, SearchParams, SearchResult, Searcher, Skill, proven_line,
+    proven_result,
 };
 use crate::with_position;
 
@@ -57,6 +58,8 @@ pub struct JobSettings {
     pub multipv: usize,
     /// Whether `bestmove` may carry a ponder move (`Ponder` option).
     pub show_ponder: bool,
+    /// Play below full strength (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`).
+    pub skill: Option<Skill>,
 }
 
 /// Work for the searcher thread.
@@ -490,6 +493,7 @@ fn search_params<B: Bitboard>(
         multipv: settings.multipv,
         searchmoves,
         exact: false,
+        skill: settings.skill,
     }
 }
 

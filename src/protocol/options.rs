@@ -3,6 +3,8 @@
 use thiserror::Error;
 
 use crate::rules::{BoardSize, MultiJump, Opening, Variant};
+use crate::search::Skill;
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO, level_for_elo};
 
 /// What an option is and how it is read and written: the type and range UCI announces,
 /// and the field of [`Options`] it stands for.
@@ -65,7 +67,7 @@ where
 
 /// Every option, in the order announced. Adding an option is adding an entry here (and
 /// its field to [`Options`]).
-const SPECS: [Spec; 10] = [
+const SPECS: [Spec; 14] = [
     Spec {
         name: "Hash",
         kind: Kind::Spin {
@@ -164,6 +166,48 @@ const SPECS: [Spec; 10] = [
         },
         default: "straight",
         effect: Change::Rules,
+    },
+    Spec {
+        name: "Skill Level",
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_LEVEL as i64,
+            get: |o| u64::from(o.skill_level),
+            set: |o, n| o.skill_level = n as u32,
+        },
+        default: "20",
+        effect: Change::Other,
+    },
+    Spec {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check {
+            get: |o| o.limit_strength,
+            set: |o, on| o.limit_strength = on,
+        },
+        default: "false",
+        effect: Change::Other,
+    },
+    Spec {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+            get: |o| u64::from(o.elo),
+            set: |o, n| o.elo = n as u32,
+        },
+        default: "380",
+        effect: Change::Other,
+    },
+    Spec {
+        name: "SkillSeed",
+        kind: Kind::Spin {
+            min: 0,
+            max: u32::MAX as i64,
+            get: |o| o.skill_seed,
+            set: |o, n| o.skill_seed = n,
+        },
+        default: "0",
+        effect: Change::Other,
     },
 ];
 
@@ -285,6 +329,14 @@ pub struct Options {
     pub opening: Opening,
     /// Multi-jump rule.
     pub multi_jump: MultiJump,
+    /// `Skill Level`: 0 to 20 (full strength).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead of `Skill Level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `SkillSeed`: 0 for a random choice, else the seed of a reproducible one.
+    pub skill_seed: u64,
 }
 
 impl Default for Options {
@@ -301,6 +353,10 @@ impl Default for Options {
             board_size: BoardSize::STANDARD,
             opening: Opening::Diagonal,
             multi_jump: MultiJump::Straight,
+            skill_level: 0,
+            limit_strength: false,
+            elo: 0,
+            skill_seed: 0,
         };
         for spec in &SPECS {
             let set = spec.assign(&mut options, spec.default);
@@ -319,6 +375,18 @@ impl Options {
             opening: self.opening,
             multi_jump: self.multi_jump,
         }
+    }
+
+    /// How far below full strength to play: `UCI_Elo` when `UCI_LimitStrength` is on,
+    /// else `Skill Level`.
+    #[must_use]
+    pub fn skill(&self) -> Option<Skill> {
+        let level = if self.limit_strength {
+            level_for_elo(self.elo.try_into().unwrap_or(i32::MAX))
+        } else {
+            self.skill_level
+        };
+        Skill::new(level, (self.skill_seed != 0).then_some(self.skill_seed))
     }
 
     /// The `option name ... type ...` lines, in UCI form.

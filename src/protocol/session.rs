@@ -473,6 +473,7 @@ impl<W: Write> Session<W> {
             overhead,
             multipv: self.options.multipv,
             show_ponder: self.options.ponder,
+            skill: self.options.skill(),
         };
         let job = Job::Search {
             position: self.position,

@@ -8,6 +8,7 @@ pub mod eval;
 mod ordering;
 mod root;
 pub mod score;
+pub mod skill;
 pub mod solver;
 pub mod time;
 mod tt;
@@ -20,6 +21,7 @@ use crate::rules::{Bitboard, Move, Position};
 pub use control::SearchControl;
 pub use endgame::{proven_line, proven_result};
 pub use root::{Iteration, SearchResult};
+pub use skill::Skill;
 pub use tt::TranspositionTable;
 
 use alphabeta::{Shared, Stops, Worker};
@@ -46,6 +48,8 @@ pub struct SearchParams<B> {
     pub searchmoves: Vec<Move<B>>,
     /// Search every move to the full depth, for a value equal to plain minimax.
     pub exact: bool,
+    /// Play below full strength (`Skill Level`); `None` for full strength.
+    pub skill: Option<Skill>,
 }
 
 /// The search's long-lived state: the table and each thread's history, and the exact
@@ -113,6 +117,9 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&Iteration<'_, B>),
     ) -> SearchResult<B> {
+        if let Some(skill) = params.skill {
+            return skill::search(self, pos, params, skill, control, report);
+        }
         let mut moves = pos.legal_moves().as_slice().to_vec();
         if !params.searchmoves.is_empty() {
             moves.retain(|m| params.searchmoves.contains(m));
