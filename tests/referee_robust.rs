@@ -198,11 +198,11 @@ fn seeded_junk_between_answers_changes_no_game() {
     noisy_match(0..3, 4);
 }
 
-/// The long version: `cargo test --test referee_robust -- --ignored` (a minute or two).
+/// The long version: `cargo test --test referee_robust -- --ignored` (about half a minute).
 #[test]
-#[ignore = "a soak of a few minutes"]
+#[ignore = "a soak of about half a minute"]
 fn seeded_junk_soak() {
-    noisy_match(100..140, 10);
+    noisy_match(100..300, 10);
 }
 
 // ---- Item 9: engine text is cleaned before it reaches a file or the screen. ----
@@ -566,4 +566,24 @@ fn ctrl_c_during_start_up_exits_130() {
     }
     let output = child.wait_with_output().expect("the referee ends");
     assert_eq!(output.status.code(), Some(130), "{output:?}");
+}
+
+#[test]
+fn a_line_over_the_limit_is_cut_with_one_warning() {
+    let dir = scratch("cut-warning");
+    let output = spawn_binary(
+        "-engine cmd=@ name=Noisy arg=--noise arg=1 -engine cmd=@ name=Quiet -each depth=1 \
+         -games 2 -board 6x6 -grace 0.1",
+        &dir,
+    )
+    .wait_with_output()
+    .expect("the referee ends");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let error = String::from_utf8_lossy(&output.stderr);
+    // One process of the noisy engine plays both games.
+    assert_eq!(
+        error.matches("wrote a line longer than 16 KiB").count(),
+        1,
+        "{error}"
+    );
 }

@@ -51,8 +51,6 @@ pub struct Line {
     pub text: String,
     /// When the reader thread got it.
     pub at: Instant,
-    /// Whether the line was longer than [`MAX_LINE_BYTES`] and was cut.
-    pub cut: bool,
 }
 
 /// Why no line came.
@@ -165,7 +163,9 @@ impl EngineProcess {
         let reader = Reader {
             sender,
             counts: Arc::clone(&counts),
-            label: debug.then(|| label.to_string()),
+            label: label.to_string(),
+            debug,
+            warned: false,
         };
         let spawned = thread::Builder::new()
             .name(format!("read {label}"))
@@ -315,12 +315,16 @@ pub(super) fn later(start: Instant, wait: Duration) -> Instant {
 struct Reader {
     sender: Sender<Line>,
     counts: Arc<Counts>,
-    /// The engine's label when every line is echoed (`-debug`).
-    label: Option<String>,
+    /// The engine's name, for the echo and the warning.
+    label: String,
+    /// Whether every line is echoed to stderr (`-debug`).
+    debug: bool,
+    /// Whether a cut line has been reported (once per process is enough).
+    warned: bool,
 }
 
 impl Reader {
-    fn run(self, stdout: ChildStdout) {
+    fn run(mut self, stdout: ChildStdout) {
         let mut input = BufReader::with_capacity(64 * 1024, stdout);
         let mut line = Vec::with_capacity(256);
         let mut cut = false;
@@ -353,14 +357,22 @@ impl Reader {
     }
 
     /// Sends one line, waiting while the queue is full; `false` when nobody listens.
-    fn deliver(&self, bytes: &[u8], cut: bool) -> bool {
+    fn deliver(&mut self, bytes: &[u8], cut: bool) -> bool {
         self.counts.lines.fetch_add(1, Ordering::Relaxed);
         let at = Instant::now();
         let text = clean(String::from_utf8_lossy(bytes).trim_end()).into_owned();
-        if let Some(label) = &self.label {
-            eprintln!("{label} > {text}");
+        if self.debug {
+            eprintln!("{} > {text}", self.label);
         }
-        self.sender.send(Line { text, at, cut }).is_ok()
+        if cut && !self.warned {
+            self.warned = true;
+            eprintln!(
+                "warning: engine '{}' wrote a line longer than {} KiB; the rest of it was dropped",
+                self.label,
+                MAX_LINE_BYTES / 1024
+            );
+        }
+        self.sender.send(Line { text, at }).is_ok()
     }
 }
 

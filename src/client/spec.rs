@@ -106,8 +106,17 @@ pub struct EngineKeys {
 }
 
 impl EngineKeys {
+    /// Reads the tokens of one `-engine` or `-each`: `cmd=./engine`, `tc=10+0.1`...
+    pub fn parse(tokens: &[&str]) -> Result<EngineKeys, SpecError> {
+        let mut keys = EngineKeys::default();
+        for t in tokens {
+            keys.set(t)?;
+        }
+        Ok(keys)
+    }
+
     /// Reads one `key=value` token.
-    pub fn set(&mut self, token: &str) -> Result<(), SpecError> {
+    fn set(&mut self, token: &str) -> Result<(), SpecError> {
         let Some((key, value)) = token.split_once('=') else {
             return Err(bad(token, "engine settings are key=value"));
         };

@@ -272,10 +272,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
         match option {
             "-help" | "--help" | "-h" => return Ok(Invocation::Help),
             "-engine" | "-each" => {
-                let mut keys = EngineKeys::default();
-                for t in key_values(args, &mut i) {
-                    keys.set(t)?;
-                }
+                let keys = EngineKeys::parse(&key_values(args, &mut i))?;
                 if option == "-each" {
                     each = keys.over(&each);
                 } else {

@@ -47,6 +47,15 @@ impl StartPosition {
         }
     }
 
+    /// The position text, also of the standard start (for a PGN's `FEN` tag).
+    #[must_use]
+    pub fn text(&self, variant: Variant) -> String {
+        match self {
+            StartPosition::Standard => AnyPosition::start(variant).to_string(),
+            StartPosition::Text(t) => t.clone(),
+        }
+    }
+
     /// The position under `variant`'s rules.
     pub fn position(&self, variant: Variant) -> Result<AnyPosition, OpeningsError> {
         match self {

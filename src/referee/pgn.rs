@@ -20,9 +20,10 @@ fn quoted(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// One game in PGN; `start_text` is the start position's text (also for `startpos`).
+/// One game in PGN.
 #[must_use]
-pub fn game(record: &GameRecord, event: &str, variant: Variant, start_text: &str) -> String {
+pub fn game(record: &GameRecord, event: &str, variant: Variant) -> String {
+    let start_text = record.opening.text(variant);
     let mut text = String::new();
     let result = result_token(record.winner);
     let tags = [
@@ -37,7 +38,7 @@ pub fn game(record: &GameRecord, event: &str, variant: Variant, start_text: &str
         ("Opening", variant.opening.to_string()),
         ("MultiJump", variant.multi_jump.to_string()),
         ("SetUp", "1".to_string()),
-        ("FEN", start_text.to_string()),
+        ("FEN", start_text.clone()),
         ("PlyCount", record.moves.len().to_string()),
     ];
     for (name, value) in tags {
@@ -122,8 +123,9 @@ mod tests {
                 })
                 .collect(),
         };
+        let pgn = game(&record, "test", Variant::default());
         let start = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b";
-        let pgn = game(&record, "test", Variant::default(), start);
+        assert!(pgn.contains(&format!("[FEN \"{start}\"]")), "{pgn}");
         assert!(pgn.contains("[White \"B \\\"2\\\"\"]"));
         assert!(pgn.contains("[Result \"0-1\"]"));
         assert!(pgn.contains("[BoardSize \"8x8\"]"));
@@ -132,7 +134,14 @@ mod tests {
             "{pgn}"
         );
         assert!(pgn.trim_end().ends_with("0-1"));
-        let from_white = game(&record, "test", Variant::default(), "4/4/4/4 w");
+        let from_white = game(
+            &GameRecord {
+                opening: StartPosition::Text("4/4/4/4 w".into()),
+                ..record
+            },
+            "test",
+            Variant::default(),
+        );
         assert!(
             from_white.contains("1... d5 {1.500s} 2. d4"),
             "{from_white}"

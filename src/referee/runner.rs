@@ -17,7 +17,7 @@ use super::cli::{self, CliError, Invocation};
 use super::config::{Config, TournamentKind};
 use super::game::GameRecord;
 use super::json::{self, GameJson, JsonError, RunInfo, Summary};
-use super::openings::{Openings, OpeningsError, StartPosition};
+use super::openings::{Openings, OpeningsError};
 use super::output;
 use super::pgn;
 use super::report;
@@ -30,7 +30,6 @@ use crate::client::{self, Dialect, Engine, EngineSpec, StartError};
 
 /// The most characters of an engine's `id name` used as its name.
 const MAX_NAME_CHARS: usize = 64;
-use crate::rules::AnyPosition;
 
 /// A run that could not be carried out.
 #[derive(Debug, Error)]
@@ -277,8 +276,7 @@ fn play(
             match receiver.recv_timeout(Duration::from_millis(50)) {
                 Ok(record) => {
                     say(out, &report::game_line(&record, scheduled));
-                    let start = start_text(&record, config);
-                    if let Err(e) = setup.outputs.game(&record, config, &start) {
+                    if let Err(e) = setup.outputs.game(&record, config) {
                         failure = Some(e);
                         halt.store(true, Ordering::SeqCst);
                         break;
@@ -408,14 +406,6 @@ fn header(config: &Config, names: &[String], to_play: u64, scheduled: u64) -> St
         config.variant,
         players.join(joiner)
     )
-}
-
-/// The start position text of a record, for the PGN's FEN tag.
-fn start_text(record: &GameRecord, config: &Config) -> String {
-    match &record.opening {
-        StartPosition::Standard => AnyPosition::start(config.variant).to_string(),
-        StartPosition::Text(t) => t.clone(),
-    }
 }
 
 /// The state file's settings and games, when `-resume` names a file that exists; with
@@ -587,9 +577,9 @@ impl Outputs {
         Ok(Outputs { pgn, state })
     }
 
-    fn game(&mut self, record: &GameRecord, config: &Config, start: &str) -> Result<(), RunError> {
+    fn game(&mut self, record: &GameRecord, config: &Config) -> Result<(), RunError> {
         if let Some((file, path)) = &mut self.pgn {
-            let text = pgn::game(record, &config.event, config.variant, start);
+            let text = pgn::game(record, &config.event, config.variant);
             file.write_all(text.as_bytes())
                 .and_then(|()| file.flush())
                 .map_err(|source| RunError::Io {
