@@ -335,9 +335,11 @@ fn solve<B: Bitboard>(
         control.offer(bestmove_line(pos, &ready, settings.show_ponder));
     }
     let limits = SolveLimits {
+        // The solve gets three quarters of the time: the rest is for the short search
+        // that picks a move if it ends without a proof, and for saying why.
         deadline: request
             .move_time
-            .map(|t| started + t.saturating_sub(settings.overhead)),
+            .map(|t| started + t.saturating_sub(settings.overhead).mul_f64(0.75)),
         node_limit: request.nodes,
         ..SolveLimits::new(control.stop_flag())
     };

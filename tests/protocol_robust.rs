@@ -72,6 +72,7 @@ fn a_closed_output_ends_a_long_job_at_once() {
 #[test]
 fn the_largest_common_table_is_ready_at_once() {
     let mut engine = Engine::start();
+    engine.sync();
     let started = Instant::now();
     engine.silent("setoption name Hash value 4096");
     engine.sync();

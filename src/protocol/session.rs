@@ -33,9 +33,15 @@ use super::options::{Change, Options};
 /// One line of input as the reader hands it over.
 pub type Input = Result<Command, CommandError>;
 
-/// How long after `stop` or `quit` the searcher may take to answer before the session
-/// answers for it.
-const STOP_GRACE: Duration = Duration::from_millis(3);
+/// How long after `stop` or `quit` a search may take to answer before the session
+/// answers for it: nothing. The move ready is the best of the last finished iteration,
+/// which is what the searcher would answer too, and on a loaded machine each wait for
+/// a timer is one more wait for the scheduler.
+const STOP_GRACE: Duration = Duration::ZERO;
+
+/// The same for a solve, which says why it ended without a proof before it answers:
+/// the solver looks at the stop flag every few milliseconds.
+const SOLVE_STOP_GRACE: Duration = Duration::from_millis(10);
 
 /// How long past its hard deadline a search may take to answer before the session
 /// answers for it.
@@ -57,6 +63,8 @@ struct Busy {
     /// Whether the move is played on the engine's clock (its time teaches the
     /// overhead learner).
     timed: bool,
+    /// Whether it is a solve (`go solve`).
+    solve: bool,
 }
 
 /// The protocol state machine, writing to `W`.
@@ -208,10 +216,21 @@ impl<W: Write> Session<W> {
         let Some(busy) = self.busy.as_mut() else {
             return Ok(());
         };
+        let why = if busy.control.stopped() {
+            "stopped"
+        } else {
+            "out of time"
+        };
         busy.control.stop();
         busy.answer_by = None;
+        let solve = busy.solve;
         match busy.control.ready() {
             Some(line) => {
+                if solve {
+                    self.say(&format!(
+                        "info string solve ended without a proof ({why}); playing the move ready"
+                    ))?;
+                }
                 self.say(&line)?;
                 self.job_answered();
                 Ok(())
@@ -228,7 +247,12 @@ impl<W: Write> Session<W> {
             busy.control.stop();
             // Only a search has an answer ready to give.
             if busy.control.ready().is_some() {
-                let soon = Instant::now() + STOP_GRACE;
+                let grace = if busy.solve {
+                    SOLVE_STOP_GRACE
+                } else {
+                    STOP_GRACE
+                };
+                let soon = Instant::now() + grace;
                 busy.answer_by = Some(busy.answer_by.map_or(soon, |t| t.min(soon)));
             }
         }
@@ -390,7 +414,7 @@ impl<W: Write> Session<W> {
     }
 
     fn start(&mut self, job: Job, control: Arc<SearchControl>, endless: bool) {
-        self.start_timed(job, control, endless, None, false);
+        self.start_timed(job, control, endless, None, false, false);
     }
 
     fn start_timed(
@@ -400,6 +424,7 @@ impl<W: Write> Session<W> {
         endless: bool,
         due: Option<Duration>,
         timed: bool,
+        solve: bool,
     ) {
         // Nobody is left to send `stop`, or it came already: everything still queued
         // was sent after this job.
@@ -415,6 +440,7 @@ impl<W: Write> Session<W> {
             endless,
             due,
             timed,
+            solve,
         });
         if stop_sent || (endless && self.input_closed) {
             self.stop_job();
@@ -475,13 +501,14 @@ impl<W: Write> Session<W> {
             show_ponder: self.options.ponder,
             skill: self.options.skill(),
         };
+        let solve = request.solve;
         let job = Job::Search {
             position: self.position,
             request,
             settings,
             control: Arc::clone(&control),
         };
-        self.start_timed(job, control, endless, due, timed);
+        self.start_timed(job, control, endless, due, timed, solve);
         Ok(())
     }
 
