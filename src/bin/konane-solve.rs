@@ -226,14 +226,20 @@ fn winner(side: Color, side_to_move_wins: bool) -> Color {
     }
 }
 
+/// The limits of a solve started at `started`: `--time-limit`, and a stop flag
+/// nothing raises.
+fn limits<'a>(o: &Options, stop: &'a AtomicBool, started: Instant) -> SolveLimits<'a> {
+    SolveLimits {
+        deadline: o.time_limit.map(|t| started + t),
+        ..SolveLimits::new(stop)
+    }
+}
+
 fn prove_one(o: &Options) -> Result<(), Failure> {
     let pos = setup(o)?;
     let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let limits = SolveLimits {
-        deadline: o.time_limit.map(|t| started + t),
-        ..SolveLimits::new(&stop)
-    };
+    let limits = limits(o, &stop, started);
     let line = new_solver(o)
         .solve_any(&pos, &limits, &mut report_progress)
         .map_err(|e| Failure::Unproven(format!("{pos}: {e}")))?;
@@ -257,10 +263,7 @@ fn prove_shard(o: &Options, plies: u32, shard: Shard, out: &str) -> Result<(), F
     let root = setup(o)?;
     let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let limits = SolveLimits {
-        deadline: o.time_limit.map(|t| started + t),
-        ..SolveLimits::new(&stop)
-    };
+    let limits = limits(o, &stop, started);
     let part = split::solve_shard(
         &mut new_solver(o),
         &root,
