@@ -11,7 +11,8 @@
 //!   --multi-jump RULE      straight | turning (default straight)
 //!   --position TEXT        solve this position instead of the start
 //!   --moves "M1 M2 ..."    play these moves from the start (or --position) first
-//!   --hash MB              table size (default: by board size, at most 1024)
+//!   --hash MB              table size (default: by board size, at most 4096)
+//!   --threads N            threads of each solve (default 1)
 //!   --node-limit N         give up after N nodes
 //!   --time-limit SECONDS   give up after this long (each solve)
 //!   --max-squares N        largest board of --table (default 36)
@@ -25,8 +26,8 @@
 //!   --no-symmetry --no-mobility --no-history --no-etc   switch techniques off
 //! ```
 //!
-//! Times are the solving thread's CPU time (the machine is shared, so wall time says
-//! little) and wall time; node counts are exact and repeatable.
+//! Times are the process's CPU time (all solving threads; the machine is shared, so
+//! wall time says little) and wall time; node counts are exact and repeatable.
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -40,6 +41,7 @@ struct Options {
     position: Option<String>,
     moves: Vec<String>,
     hash: Option<usize>,
+    threads: usize,
     node_limit: Option<u64>,
     time_limit: Option<Duration>,
     max_squares: usize,
@@ -69,6 +71,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         position: None,
         moves: Vec::new(),
         hash: None,
+        threads: 1,
         node_limit: None,
         time_limit: None,
         max_squares: 36,
@@ -92,6 +95,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--position" => o.position = Some(value()?.clone()),
             "--moves" => o.moves = value()?.split_whitespace().map(String::from).collect(),
             "--hash" => o.hash = Some(number(value()?)?),
+            "--threads" => o.threads = number(value()?)?,
             "--node-limit" => o.node_limit = Some(number(value()?)?),
             "--time-limit" => o.time_limit = Some(Duration::from_secs_f64(number(value()?)?)),
             "--max-squares" => o.max_squares = number(value()?)?,
@@ -123,8 +127,8 @@ fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
         .map_err(|_| format!("'{text}' is not a number"))
 }
 
-/// CPU time used by the calling thread.
-fn thread_cpu_time() -> Duration {
+/// CPU time used by the process (all solving threads).
+fn cpu_time() -> Duration {
     #[cfg(target_os = "linux")]
     {
         #[repr(C)]
@@ -135,10 +139,10 @@ fn thread_cpu_time() -> Duration {
         unsafe extern "C" {
             fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
         }
-        const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+        const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
         let mut ts = Timespec { sec: 0, nsec: 0 };
         // SAFETY: clock_gettime writes one timespec to the pointer it is given.
-        if unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+        if unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
             return Duration::new(ts.sec as u64, ts.nsec as u32);
         }
     }
@@ -160,7 +164,7 @@ fn solve(solver: &mut Solver, pos: &AnyPosition, o: &Options) -> Measured {
         deadline: o.time_limit.map(|t| start + t),
         node_limit: o.node_limit,
     };
-    let cpu = thread_cpu_time();
+    let cpu = cpu_time();
     let mut report = |p: &konane::search::solver::SolveProgress| {
         eprintln!(
             "  ... {} nodes, {:.0}s, table {}‰",
@@ -174,9 +178,16 @@ fn solve(solver: &mut Solver, pos: &AnyPosition, o: &Options) -> Measured {
         .map_err(|e| e.to_string());
     Measured {
         line,
-        cpu: thread_cpu_time() - cpu,
+        cpu: cpu_time() - cpu,
         wall: start.elapsed(),
     }
+}
+
+/// A solver for positions of `variant` as the options ask.
+fn new_solver(variant: Variant, o: &Options) -> Solver {
+    let mut solver = Solver::with_config(o.hash.unwrap_or(default_hash(variant)), o.config);
+    solver.set_threads(o.threads);
+    solver
 }
 
 fn default_hash(variant: Variant) -> usize {
@@ -231,7 +242,7 @@ fn setup(o: &Options) -> Result<AnyPosition, String> {
 fn run_one(o: &Options) -> Result<(), String> {
     let pos = setup(o)?;
     let variant = pos.variant();
-    let mut solver = Solver::with_config(o.hash.unwrap_or(default_hash(variant)), o.config);
+    let mut solver = new_solver(variant, o);
     let m = solve(&mut solver, &pos, o);
     println!("{variant} {pos}: {}", describe(&m, o.pv, o.stats));
     Ok(())
@@ -244,7 +255,7 @@ fn run_endgames(o: &Options) -> Result<(), String> {
     use rand::{RngExt, SeedableRng};
     let mut rng = StdRng::seed_from_u64(o.seed);
     let variant = setup(o)?.variant();
-    let mut solver = Solver::with_config(o.hash.unwrap_or(default_hash(variant)), o.config);
+    let mut solver = new_solver(variant, o);
     let (mut nodes, mut cpu) = (0u64, Duration::ZERO);
     for _ in 0..o.endgames {
         let mut pos = setup(o)?;
@@ -291,7 +302,7 @@ fn run_endgames(o: &Options) -> Result<(), String> {
 fn run_openings(o: &Options) -> Result<(), String> {
     let start = setup(o)?;
     let variant = start.variant();
-    let mut solver = Solver::with_config(o.hash.unwrap_or(default_hash(variant)), o.config);
+    let mut solver = new_solver(variant, o);
     let m = solve(&mut solver, &start, o);
     println!("{variant} start: {}", describe(&m, o.pv, o.stats));
     for removal in start.legal_move_texts() {
@@ -358,8 +369,7 @@ fn nodes(m: &Measured) -> u64 {
 
 /// One line of the table: the start and every opening removal, each from a cold table.
 fn table_row(variant: Variant, o: &Options) -> String {
-    let hash = o.hash.unwrap_or(default_hash(variant));
-    let mut solver = Solver::with_config(hash, o.config);
+    let mut solver = new_solver(variant, o);
     let start = AnyPosition::start(variant);
     let m = solve(&mut solver, &start, o);
     let mut openings = Vec::new();

@@ -177,3 +177,81 @@ fn a_limit_hit_after_the_proof_still_gives_the_verdict_and_a_move() {
     let m = result.best_move.expect("a move to play");
     assert!(pos.legal_moves().iter().any(|&x| x == m));
 }
+
+/// A 16x16 middle game under `turning`, where one node costs hundreds of microseconds.
+fn big_turning_middle_game() -> AnyPosition {
+    let mut pos = AnyPosition::start(variant(16, 16, Opening::Diagonal, MultiJump::Turning));
+    let mut seed = 7u64;
+    for _ in 0..30 {
+        let moves = pos.legal_move_texts();
+        if moves.is_empty() {
+            break;
+        }
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        pos.play_text(&moves[(seed >> 33) as usize % moves.len()])
+            .unwrap();
+    }
+    pos
+}
+
+#[test]
+fn a_passed_deadline_ends_the_solve_within_a_few_nodes() {
+    let pos = big_turning_middle_game();
+    let running = AtomicBool::new(false);
+    let limits = SolveLimits {
+        deadline: Some(Instant::now()),
+        ..SolveLimits::new(&running)
+    };
+    let err = Solver::new(1)
+        .solve_any(&pos, &limits, &mut |_| {})
+        .unwrap_err();
+    assert_eq!(err.reason, InterruptReason::Deadline);
+    // The first look at the clock comes early, before the node rate is known.
+    assert!(err.nodes <= 64, "{} nodes", err.nodes);
+}
+
+/// The stop flag is seen by time, not after a fixed number of nodes: on this board
+/// 4,096 nodes take 0.6 s in a release build and 3.5 s in a test build on a loaded
+/// machine; the solver looks at the flag about every half millisecond.
+#[test]
+fn stop_ends_a_solve_on_a_big_board_promptly() {
+    let pos = big_turning_middle_game();
+    for threads in [1, 2] {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(1);
+        solver.set_threads(threads);
+        let stopped_at = std::thread::scope(|scope| {
+            let stopper = scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                Instant::now()
+            });
+            let err = solver
+                .solve_any(&pos, &SolveLimits::new(&stop), &mut |_| {})
+                .unwrap_err();
+            assert_eq!(err.reason, InterruptReason::Stopped);
+            stopper.join().unwrap()
+        });
+        // Generous, for a loaded machine.
+        let late = stopped_at.elapsed();
+        assert!(
+            late.as_millis() < 1000,
+            "{threads} threads: {late:?} after stop"
+        );
+    }
+}
+
+#[test]
+fn parallel_solves_give_the_verdict_and_line_of_one_thread() {
+    for (w, h, wins) in [(4, 4, false), (5, 5, true), (4, 5, false)] {
+        let pos = start(variant(w, h, Opening::Diagonal, MultiJump::Straight));
+        for threads in [2, 3, 4] {
+            let mut solver = Solver::new(4);
+            solver.set_threads(threads);
+            assert_eq!(solver.threads(), threads);
+            let result = solve(&mut solver, &pos);
+            assert_eq!(result.side_to_move_wins, wins, "{w}x{h}, {threads} threads");
+            check_line(&pos, &result);
+        }
+    }
+}

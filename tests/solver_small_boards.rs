@@ -124,3 +124,27 @@ fn techniques_never_change_a_verdict() {
         }
     }
 }
+
+/// Several threads sharing one table prove the same verdicts as one thread.
+#[test]
+fn parallel_proofs_agree_with_the_naive_solver() {
+    for (w, h, step) in [(4, 4, 3), (3, 5, 3), (4, 5, 37)] {
+        for variant in every_rule(w, h) {
+            let positions = reachable(start(variant));
+            let mut naive = Naive::default();
+            for threads in [2, 3] {
+                let mut solver = Solver::new(4);
+                solver.set_threads(threads);
+                for pos in positions.iter().step_by(step) {
+                    let result = solve(&mut solver, pos);
+                    assert_eq!(
+                        result.side_to_move_wins,
+                        naive.wins(pos),
+                        "{variant}, {threads} threads: {pos}"
+                    );
+                    check_line(pos, &result);
+                }
+            }
+        }
+    }
+}

@@ -80,6 +80,7 @@ impl Searcher {
         // Free the old table first, as `resize` does.
         self.solver = Solver::new(0);
         self.solver = Solver::new(megabytes);
+        self.solver.set_threads(self.histories.len());
     }
 
     /// The exact solver (for `go solve`).
@@ -88,9 +89,11 @@ impl Searcher {
     }
 
     /// Searches with `threads` threads from now on (Lazy SMP: helpers search the same
-    /// tree and share what they find through the table).
+    /// tree and share what they find through the table); the solver (`go solve`, the
+    /// endgame switch) proves with as many.
     pub fn set_threads(&mut self, threads: usize) {
         self.histories.resize_with(threads.max(1), History::default);
+        self.solver.set_threads(threads);
     }
 
     /// Replaces the table by one of `megabytes` MB (its contents are lost).

@@ -28,8 +28,9 @@ use super::ordering::order;
 use super::prover::{Proof, Prover};
 use super::tt::{Key, Stored};
 
-/// The map of unproven numbers is kept to about a quarter of the table's memory: an
-/// entry takes up to 64 bytes of map (key, numbers, and the map's spare capacity).
+/// The maps of unproven numbers (one per thread) are kept to about a quarter of the
+/// table's memory together: an entry takes up to 64 bytes of map (key, numbers, and
+/// the map's spare capacity).
 const TOP_ENTRY_SHARE: usize = 4 * 64;
 
 /// Proof and disproof numbers this large mean "proven impossible".
@@ -71,6 +72,7 @@ impl<B: Bitboard> Prover<'_, B> {
     pub fn prove(&mut self, node: &Node<B>) -> Result<Proof, Interrupted> {
         let (key, s) = node.key(self.sym);
         if self.below_top(node) {
+            self.alpha_beta_root = 0;
             return self.search_keyed(node, key, s, 0);
         }
         loop {
@@ -167,30 +169,29 @@ impl<B: Bitboard> Prover<'_, B> {
             })
             .collect();
         loop {
-            let mut best = 0;
-            let mut best_dn = INF;
-            let mut second_dn = INF;
+            // The child with the least disproof number, and the one that looks least
+            // to this thread: every other thread working in a child multiplies its
+            // number (virtual proof numbers, see `team`), so that threads spread out.
+            // The node's own numbers stay the true ones.
+            let mut exact = Choice::default();
+            let mut seen = Choice::default();
             let mut dn = 0u64;
             for (i, child) in children.iter_mut().enumerate() {
                 let n = self.numbers(child);
-                if n.dn < best_dn {
-                    second_dn = best_dn;
-                    best_dn = n.dn;
-                    best = i;
-                } else if n.dn < second_dn {
-                    second_dn = n.dn;
-                }
+                exact.offer(i, n.dn);
+                let workers = self.team.workers(child.key);
+                seen.offer(i, n.dn.saturating_mul(1 + workers).min(INF));
                 dn = (dn + n.pn).min(INF);
             }
-            let pn = best_dn;
+            let pn = exact.dn;
             if pn == 0 || dn == 0 {
                 self.top.remove(&key);
                 let proof =
-                    self.store_proven(key, s, &children, pn == 0, best, self.nodes - before);
+                    self.store_proven(key, s, &children, pn == 0, exact.best, self.nodes - before);
                 return Ok(with_proof(proof));
             }
             if pn >= th_pn || dn >= th_dn {
-                if self.top.len() >= self.table.bytes() / TOP_ENTRY_SHARE {
+                if self.top.len() >= self.table.bytes() / TOP_ENTRY_SHARE / self.team.threads {
                     // Forgetting unproven numbers only costs work: they restart from
                     // their first estimates.
                     self.top.clear();
@@ -202,11 +203,23 @@ impl<B: Bitboard> Prover<'_, B> {
                     proof: None,
                 });
             }
+            // The child that looks best, unless it is beyond this node's threshold (it
+            // would return at once, and the search would pick it again for ever).
+            let seen_dn = self.numbers(&mut children[seen.best]).dn;
+            let Choice {
+                best,
+                dn: _,
+                second: second_dn,
+            } = if seen_dn < th_pn { seen } else { exact };
             let child_pn = self.numbers(&mut children[best]).pn;
             let child = &children[best];
+            let (child_node, child_key, child_sym) = (child.node, child.key, child.sym);
             if child.leaf {
-                let proof = self.search_keyed(&child.node, child.key, child.sym, ply + 1)?;
-                children[best].proof = Some(proof);
+                self.alpha_beta_root = ply + 1;
+                self.team.enter(child_key);
+                let proof = self.search_keyed(&child_node, child_key, child_sym, ply + 1);
+                self.team.leave(child_key);
+                children[best].proof = Some(proof?);
                 continue;
             }
             // Stay below this node's thresholds, and give the child a little more than
@@ -214,9 +227,17 @@ impl<B: Bitboard> Prover<'_, B> {
             // and Lew), so the search does not flip between two close children.
             let th_dn_child = th_pn.min(second_dn.saturating_add(second_dn / 4 + 1));
             let th_pn_child = (th_dn - dn).saturating_add(child_pn).min(INF);
-            let (node, key, sym) = (child.node, child.key, child.sym);
-            let numbers = self.mid(&node, key, sym, th_pn_child, th_dn_child, ply + 1)?;
-            children[best].proof = numbers.proof;
+            self.team.enter(child_key);
+            let numbers = self.mid(
+                &child_node,
+                child_key,
+                child_sym,
+                th_pn_child,
+                th_dn_child,
+                ply + 1,
+            );
+            self.team.leave(child_key);
+            children[best].proof = numbers?.proof;
         }
     }
 
@@ -250,6 +271,38 @@ impl<B: Bitboard> Prover<'_, B> {
         Proof {
             win,
             plies: stored.plies,
+        }
+    }
+}
+
+/// The child with the least disproof number so far, and the runner-up's number.
+#[derive(Clone, Copy)]
+struct Choice {
+    best: usize,
+    dn: u64,
+    second: u64,
+}
+
+impl Default for Choice {
+    fn default() -> Choice {
+        Choice {
+            best: 0,
+            dn: INF,
+            second: INF,
+        }
+    }
+}
+
+impl Choice {
+    /// Considers child `i` with disproof number `dn`.
+    #[inline]
+    fn offer(&mut self, i: usize, dn: u64) {
+        if dn < self.dn {
+            self.second = self.dn;
+            self.dn = dn;
+            self.best = i;
+        } else if dn < self.second {
+            self.second = dn;
         }
     }
 }

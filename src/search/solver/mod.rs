@@ -14,11 +14,15 @@
 //! - both share one table of proven results (`tt`) keyed on the occupancy itself
 //!   (stones never change colour, so occupancy and side to move are the whole state),
 //!   folded by the board symmetries that preserve the rules (`symmetry`);
+//! - with several threads ([`Solver::set_threads`]), every thread proves the root
+//!   over the one lock-free table, steering around the nodes the others work in
+//!   (`team` says how, and why this rather than splitting the tree);
 //! - optionally, dead stones are dropped and regions of the board that only one side
 //!   can ever move in are counted as spare moves (`regions`, combinatorial game
 //!   theory); on the boards measured this costs more than it saves, so it is off.
 //!
-//! `docs/solved.md` has the measurements and the solved boards.
+//! A proof too big for one machine can be cut into independent jobs and merged
+//! ([`split`]). `docs/solved.md` has the measurements and the solved boards.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -66,10 +70,12 @@ mod ordering;
 mod prover;
 mod pv;
 mod regions;
+pub mod split;
 mod symmetry;
+mod team;
 mod tt;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -81,9 +87,13 @@ pub use estimate::{can_solve_quickly, estimated_nodes};
 pub use prover::Stats as SolveStats;
 
 use ordering::History;
-use prover::Prover;
+use prover::{Proof, Prover};
 use symmetry::Symmetries;
+use team::Team;
 use tt::Table;
+
+/// The most threads a solve uses (more are clamped, as [`Solver::set_threads`] says).
+pub const MAX_THREADS: usize = 256;
 
 /// Which of the solver's techniques are switched on (all, by default). Switching one
 /// off never changes a result, only the work it takes: this is for measurements.
@@ -271,7 +281,9 @@ pub struct SolvedLine {
 /// earlier work. It is cleared when the variant changes.
 pub struct Solver {
     table: Table,
-    history: History,
+    /// What move ordering has learnt, one per thread: each thread's own, so that the
+    /// threads' searches differ.
+    histories: Vec<History>,
     /// The variant of the table's positions, and its symmetries.
     variant: Option<(Variant, Symmetries)>,
     config: SolverConfig,
@@ -295,16 +307,30 @@ impl Solver {
     pub fn with_config(table_megabytes: usize, config: SolverConfig) -> Solver {
         Solver {
             table: Table::new(table_megabytes),
-            history: History::new(),
+            histories: vec![History::new()],
             variant: None,
             config,
         }
     }
 
+    /// Solves with `threads` threads from now on (1 to [`MAX_THREADS`]; other values
+    /// are clamped into that range). Each thread keeps its own move-ordering history
+    /// (512 KB); all share the table.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.histories
+            .resize_with(threads.clamp(1, MAX_THREADS), History::new);
+    }
+
+    /// How many threads a solve uses.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.histories.len()
+    }
+
     /// Forgets every proven result and what move ordering has learnt.
     pub fn clear(&mut self) {
         self.table.clear();
-        self.history = History::new();
+        self.histories.fill_with(History::new);
     }
 
     /// The table's size in bytes.
@@ -313,13 +339,8 @@ impl Solver {
         self.table.bytes()
     }
 
-    /// The search for positions of `pos`'s variant (a new variant clears the table).
-    fn prover<'a, B: Bitboard>(
-        &'a mut self,
-        pos: &Position<B>,
-        limits: &'a SolveLimits<'a>,
-        progress: &'a mut dyn FnMut(&SolveProgress),
-    ) -> Prover<'a, B> {
+    /// Makes the table the one of `pos`'s variant (a new variant clears it).
+    fn prepare<B: Bitboard>(&mut self, pos: &Position<B>) {
         let variant = pos.variant();
         if self
             .variant
@@ -327,23 +348,93 @@ impl Solver {
             .is_none_or(|(known, _)| *known != variant)
         {
             self.table.clear();
-            self.history = History::new();
+            self.histories.fill_with(History::new);
             let sym = Symmetries::new(pos.geometry(), self.config.symmetry);
             self.variant = Some((variant, sym));
         }
-        let (_, sym) = self
-            .variant
-            .as_ref()
-            .expect("the variant was set just above");
-        Prover::new(
-            &mut self.table,
+    }
+
+    /// Proves `pos` with every thread, then hands the main thread's search and the
+    /// proof to `finish` (for the line), with the nodes the helper threads searched.
+    fn with_proof<B: Bitboard, T>(
+        &mut self,
+        pos: &Position<B>,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress),
+        finish: impl FnOnce(&mut Prover<'_, B>, Proof, u64) -> T,
+    ) -> Result<T, Interrupted> {
+        self.prepare(pos);
+        let (_, sym) = self.variant.as_ref().expect("prepare sets the variant");
+        let team = Team::new(self.histories.len());
+        let (main_history, helper_histories) = self
+            .histories
+            .split_first_mut()
+            .expect("a solver has at least one thread");
+        let (table, config) = (&self.table, self.config);
+        let mut main = Prover::new(
+            table,
+            &team,
             sym,
-            &mut self.history,
+            main_history,
             pos,
-            self.config,
+            config,
             limits,
             progress,
-        )
+        );
+        let root = main.node(*pos);
+        let (first, helper_nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = helper_histories
+                .iter_mut()
+                .map(|history| {
+                    let team = &team;
+                    scope.spawn(move || {
+                        let mut quiet = |_: &SolveProgress| {};
+                        let mut helper =
+                            Prover::new(table, team, sym, history, pos, config, limits, &mut quiet);
+                        let root = helper.node(*pos);
+                        if helper.prove(&root).is_ok() {
+                            team.proved.store(true, Ordering::Relaxed);
+                            team.done.store(true, Ordering::Relaxed);
+                        }
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let first = main.prove(&root);
+            team.done.store(true, Ordering::Relaxed);
+            let helper_nodes: u64 = helpers
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .sum();
+            (first, helper_nodes)
+        });
+        // The helpers are done; the main search goes on alone (for the line).
+        team.done.store(false, Ordering::Relaxed);
+        let proof = match first {
+            Ok(proof) => proof,
+            // A helper proved the root first: the table holds its proof, so the main
+            // search finds it at once (and searches on alone if it was overwritten).
+            Err(e)
+                if e.reason == InterruptReason::Stopped
+                    && team.proved.load(Ordering::Relaxed)
+                    && !limits.stop.load(Ordering::Relaxed) =>
+            {
+                main.prove(&root).map_err(|e| Interrupted {
+                    nodes: e.nodes + helper_nodes,
+                    ..e
+                })?
+            }
+            Err(e) => {
+                return Err(Interrupted {
+                    nodes: e.nodes + helper_nodes,
+                    ..e
+                });
+            }
+        };
+        Ok(finish(&mut main, proof, helper_nodes))
     }
 
     /// Proves whether the side to move at `pos` wins, without finding the line: the
@@ -354,14 +445,13 @@ impl Solver {
         limits: &SolveLimits<'_>,
         progress: &mut dyn FnMut(&SolveProgress),
     ) -> Result<Proven, Interrupted> {
-        let mut prover = self.prover(pos, limits, progress);
-        let root = prover.node(*pos);
-        let proof = prover.prove(&root)?;
-        Ok(Proven {
-            side_to_move_wins: proof.win,
-            nodes: prover.nodes,
-            elapsed: prover.started().elapsed(),
-            stats: prover.stats,
+        self.with_proof(pos, limits, progress, |prover, proof, helper_nodes| {
+            Proven {
+                side_to_move_wins: proof.win,
+                nodes: prover.nodes + helper_nodes,
+                elapsed: prover.started().elapsed(),
+                stats: prover.stats,
+            }
         })
     }
 
@@ -373,35 +463,35 @@ impl Solver {
         limits: &SolveLimits<'_>,
         progress: &mut dyn FnMut(&SolveProgress),
     ) -> Result<SolveResult<B>, Interrupted> {
-        let mut prover = self.prover(pos, limits, progress);
-        let root = prover.node(*pos);
-        let proof = prover.prove(&root)?;
-        let proof_nodes = prover.nodes;
-        let (pv, stopped) = pv::principal_line(&mut prover, *pos, proof);
-        let line_complete = stopped.is_none();
-        // Stopped before the line's first move: the table's move, or any move, so that
-        // the caller always has a move to play.
-        let best_move = pv.first().copied().or_else(|| {
-            let moves = pos.legal_moves();
-            prover
-                .remembered_move(&root, &moves)
-                .or_else(|| moves.as_slice().first().copied())
-        });
-        Ok(SolveResult {
-            side_to_move_wins: proof.win,
-            best_move,
-            plies_to_end: if line_complete {
-                pv.len() as u32
-            } else {
-                u32::from(proof.plies)
-            },
-            line_complete,
-            pv,
-            proof_nodes,
-            nodes: prover.nodes,
-            elapsed: prover.started().elapsed(),
-            table_permille: prover.table_permille(),
-            stats: prover.stats,
+        self.with_proof(pos, limits, progress, |prover, proof, helper_nodes| {
+            let proof_nodes = prover.nodes + helper_nodes;
+            let root = prover.node(*pos);
+            let (pv, stopped) = pv::principal_line(prover, *pos, proof);
+            let line_complete = stopped.is_none();
+            // Stopped before the line's first move: the table's move, or any move, so
+            // that the caller always has a move to play.
+            let best_move = pv.first().copied().or_else(|| {
+                let moves = pos.legal_moves();
+                prover
+                    .remembered_move(&root, &moves)
+                    .or_else(|| moves.as_slice().first().copied())
+            });
+            SolveResult {
+                side_to_move_wins: proof.win,
+                best_move,
+                plies_to_end: if line_complete {
+                    pv.len() as u32
+                } else {
+                    u32::from(proof.plies)
+                },
+                line_complete,
+                pv,
+                proof_nodes,
+                nodes: prover.nodes + helper_nodes,
+                elapsed: prover.started().elapsed(),
+                table_permille: prover.table_permille(),
+                stats: prover.stats,
+            }
         })
     }
 

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::mem::take;
 use std::sync::atomic::Ordering as AtomicOrdering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::rules::{Bitboard, Color, Move, MoveList, Phase, Position};
 
@@ -20,6 +20,7 @@ use super::node::Node;
 use super::ordering::{History, Scored, order};
 use super::regions::{Kind, Region, Regions};
 use super::symmetry::Symmetries;
+use super::team::Team;
 use super::tt::{Hint, Key, KeyHasher, Stored, Table};
 use super::{InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig};
 
@@ -32,8 +33,22 @@ pub(super) struct Proof {
     pub plies: u8,
 }
 
-/// Nodes between two looks at the clock, the stop flag and the node limit.
-const CHECK_INTERVAL: u64 = 1 << 12;
+/// How often the search looks at the clock, the stop flags and the node limit: about
+/// every this long. Nodes cost from well under a microsecond (small boards) to
+/// hundreds of microseconds (16x16 under `turning`), so the number of nodes between
+/// two looks adapts to the measured rate (see [`Prover::check`]).
+const CHECK_PERIOD: Duration = Duration::from_micros(500);
+
+/// Nodes between the first two looks, before the rate is known.
+const FIRST_CHECK_INTERVAL: u64 = 64;
+
+/// The most nodes between two looks, however fast nodes are.
+const MAX_CHECK_INTERVAL: u64 = 1 << 14;
+
+/// Plies below its entry point at which the alpha-beta search puts off moves into
+/// nodes another thread is searching (see [`team`](super::team)): deeper down the
+/// subtrees are too small for the wait to pay.
+const DEFER_PLIES: usize = 6;
 
 /// Most children of a node the enhanced transposition cutoff looks up.
 const ETC_MOVES: usize = 64;
@@ -43,7 +58,9 @@ const MAX_SPARES: i32 = 100;
 
 /// One proof search over one variant, borrowing the solver's table.
 pub(super) struct Prover<'a, B: Bitboard> {
-    pub(super) table: &'a mut Table,
+    pub(super) table: &'a Table,
+    /// What this solve's threads share.
+    pub(super) team: &'a Team,
     pub(super) sym: &'a Symmetries,
     regions: Regions<B>,
     pub(super) config: SolverConfig,
@@ -58,8 +75,15 @@ pub(super) struct Prover<'a, B: Bitboard> {
     /// Nodes searched so far.
     pub nodes: u64,
     next_check: u64,
+    /// Nodes between two looks at the limits (see [`CHECK_PERIOD`]).
+    check_interval: u64,
+    /// Nodes already added to the team's count.
+    reported_nodes: u64,
     started: Instant,
+    last_check: Instant,
     last_report: Instant,
+    /// The ply at which the alpha-beta search was entered last (for [`DEFER_PLIES`]).
+    pub(super) alpha_beta_root: usize,
     /// Counts of how the search used its tools, for measurements.
     pub stats: Stats,
 }
@@ -97,8 +121,10 @@ pub struct Stats {
 
 impl<'a, B: Bitboard> Prover<'a, B> {
     /// A search of positions of `pos`'s variant.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
-        table: &'a mut Table,
+        table: &'a Table,
+        team: &'a Team,
         sym: &'a Symmetries,
         history: &'a mut History,
         pos: &Position<B>,
@@ -109,6 +135,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         let now = Instant::now();
         Prover {
             table,
+            team,
             sym,
             regions: Regions::new(pos.geometry()),
             config,
@@ -122,9 +149,13 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             nodes: 0,
             next_check: limits
                 .node_limit
-                .map_or(CHECK_INTERVAL, |n| n.min(CHECK_INTERVAL)),
+                .map_or(FIRST_CHECK_INTERVAL, |n| n.min(FIRST_CHECK_INTERVAL)),
+            check_interval: FIRST_CHECK_INTERVAL,
+            reported_nodes: 0,
             started: now,
+            last_check: now,
             last_report: now,
+            alpha_beta_root: 0,
             stats: Stats::default(),
         }
     }
@@ -188,27 +219,50 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         }
     }
 
+    /// Adds this thread's new nodes to the team's count; returns the team's total.
+    pub(super) fn report_nodes(&mut self) -> u64 {
+        let new = self.nodes - self.reported_nodes;
+        self.reported_nodes = self.nodes;
+        self.team.nodes.fetch_add(new, AtomicOrdering::Relaxed) + new
+    }
+
     /// Looks at the limits, and reports progress about once a second.
+    ///
+    /// The clock decides how often: the interval in nodes doubles while looks come
+    /// sooner than [`CHECK_PERIOD`] and halves when they come later, so a stop or a
+    /// deadline is noticed within about a millisecond on every board and rule.
     #[cold]
     fn check(&mut self) -> Result<(), Interrupted> {
-        self.next_check = self.nodes + CHECK_INTERVAL;
-        if let Some(limit) = self.limits.node_limit {
-            self.next_check = self.next_check.min(limit);
+        let now = Instant::now();
+        let since = now.duration_since(self.last_check);
+        self.last_check = now;
+        if since < CHECK_PERIOD / 2 {
+            self.check_interval = (self.check_interval * 2).min(MAX_CHECK_INTERVAL);
+        } else if since > CHECK_PERIOD {
+            self.check_interval = (self.check_interval / 2).max(1);
         }
-        if self.limits.stop.load(AtomicOrdering::Relaxed) {
+        let total = self.report_nodes();
+        self.next_check = self.nodes + self.check_interval;
+        if let Some(limit) = self.limits.node_limit {
+            // With one thread the total is this thread's count, and the limit exact.
+            let left = limit.saturating_sub(total);
+            self.next_check = self.next_check.min(self.nodes + left.max(1));
+        }
+        if self.limits.stop.load(AtomicOrdering::Relaxed)
+            || self.team.done.load(AtomicOrdering::Relaxed)
+        {
             return Err(self.interrupted(InterruptReason::Stopped));
         }
-        if self.limits.node_limit.is_some_and(|n| self.nodes >= n) {
+        if self.limits.node_limit.is_some_and(|n| total >= n) {
             return Err(self.interrupted(InterruptReason::NodeLimit));
         }
-        let now = Instant::now();
         if self.limits.deadline.is_some_and(|d| now >= d) {
             return Err(self.interrupted(InterruptReason::Deadline));
         }
         if now.duration_since(self.last_report).as_secs() >= 1 {
             self.last_report = now;
             let report = SolveProgress {
-                nodes: self.nodes,
+                nodes: total,
                 elapsed: now.duration_since(self.started),
                 table_permille: self.table.permille(),
             };
@@ -340,23 +394,51 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             return Ok(result);
         }
         let start = self.nodes;
-        for (i, scored) in moves.iter().enumerate() {
-            let before = self.nodes;
-            let reply = match keys.get(i).copied().flatten() {
-                Some((key, ks)) => self.search_keyed(&scored.child, key, ks, ply + 1)?,
-                None => self.search(&scored.child, ply + 1)?,
-            };
-            let hint = Node::<B>::hint_of(scored.mv, s, self.sym);
-            if !reply.win {
-                self.history.reward(white, scored.mv, self.nodes - before);
-                self.stats.won += 1;
-                self.stats.won_first += u64::from(i == 0);
-                self.stats.wasted += before - start;
+        // With several threads, near the entry point: first the moves no other thread
+        // is searching, then the ones put off (bit i of `deferred`: move i).
+        let marking = self.team.parallel() && ply < self.alpha_beta_root + DEFER_PLIES;
+        let mut deferred = 0u64;
+        for pass in [false, true] {
+            for (i, scored) in moves.iter().enumerate() {
+                let key = keys.get(i).copied().flatten();
+                let put_off = i < 64 && deferred & (1 << i) != 0;
+                if pass != put_off {
+                    continue;
+                }
+                if marking
+                    && !pass
+                    && let Some((k, _)) = key
+                    && self.team.workers(k) > 0
+                {
+                    deferred |= 1 << i;
+                    continue;
+                }
+                let before = self.nodes;
+                let reply = match key {
+                    Some((key, ks)) if marking => {
+                        self.team.enter(key);
+                        let reply = self.search_keyed(&scored.child, key, ks, ply + 1);
+                        self.team.leave(key);
+                        reply?
+                    }
+                    Some((key, ks)) => self.search_keyed(&scored.child, key, ks, ply + 1)?,
+                    None => self.search(&scored.child, ply + 1)?,
+                };
+                let hint = Node::<B>::hint_of(scored.mv, s, self.sym);
+                if !reply.win {
+                    self.history.reward(white, scored.mv, self.nodes - before);
+                    self.stats.won += 1;
+                    self.stats.won_first += u64::from(i == 0);
+                    self.stats.wasted += before - start;
 
-                return Ok((won(reply), Some(hint)));
+                    return Ok((won(reply), Some(hint)));
+                }
+                if longest.is_none_or(|(p, _)| reply.plies > p) {
+                    longest = Some((reply.plies, hint));
+                }
             }
-            if longest.is_none_or(|(p, _)| reply.plies > p) {
-                longest = Some((reply.plies, hint));
+            if deferred == 0 {
+                break;
             }
         }
         if spare {

@@ -4,12 +4,19 @@
 //! depths or bounds to compare, and an entry stays valid for the life of the variant.
 //! Replacement keeps the entries whose proofs cost the most work.
 //!
+//! The threads of a parallel proof share one table without locks: each slot is two
+//! atomic words, and the key word is stored XORed with the data word, so a slot that
+//! two threads wrote at once (the key of one, the data of the other) fails the key
+//! check on probing and reads as empty (Hyatt and Mann's lockless hashing). A lost
+//! store only costs work, never a wrong result.
+//!
 //! A position is identified by its [`Key`]: a 64-bit word and a 16-bit tag (side to move
 //! and spare moves, see [`Node`](super::node::Node)). On boards of up to 64 squares the
 //! word is the occupancy itself, so a match is exact and the table can never confuse
 //! two positions; on larger boards it is a 64-bit hash.
 
 use std::mem::size_of;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::symmetry::splitmix64;
 
@@ -83,10 +90,10 @@ pub(super) struct Stored {
     pub hint: Option<Hint>,
 }
 
-/// One slot.
+/// One slot, as read from the table.
 ///
 /// ```text
-/// key:  63..0   the key's check word
+/// key:  63..0   the key's check word (XORed with `data` in the table's slot)
 /// data: 0..8    hint from square
 ///       8..16   hint to square
 ///       16..18  hint kind: 0 none, 1 board move, 2 spare move
@@ -97,20 +104,50 @@ pub(super) struct Stored {
 ///       49      occupied slot
 /// ```
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     key: u64,
     data: u64,
 }
 
-const _: () = assert!(size_of::<Entry>() == 16);
+/// A slot of the table: an [`Entry`] in two atomic words, the key word XORed with the
+/// data word.
+#[derive(Default)]
+#[repr(C)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(size_of::<Slot>() == 16);
+
+impl Slot {
+    /// The entry, or an empty one when a concurrent store tore it.
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
+        Entry { key, data }
+    }
+
+    #[inline(always)]
+    fn save(&self, entry: Entry) {
+        self.key_xor_data
+            .store(entry.key ^ entry.data, Ordering::Relaxed);
+        self.data.store(entry.data, Ordering::Relaxed);
+    }
+
+    fn reset(&mut self) {
+        *self.key_xor_data.get_mut() = 0;
+        *self.data.get_mut() = 0;
+    }
+}
 
 const SLOTS: usize = 4;
 
 /// One cache line of slots.
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; SLOTS]);
+struct Bucket([Slot; SLOTS]);
 
 const _: () = assert!(size_of::<Bucket>() == 64);
 
@@ -178,13 +215,16 @@ impl Table {
         let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
         let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
         advise_huge_pages(buckets.as_mut_ptr().cast(), count * size_of::<Bucket>());
-        buckets.resize(count, Bucket::default());
+        buckets.resize_with(count, Bucket::default);
         Table { buckets }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.buckets
+            .iter_mut()
+            .flat_map(|b| b.0.iter_mut())
+            .for_each(Slot::reset);
     }
 
     /// Size in bytes.
@@ -219,14 +259,19 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: Key) -> Option<Stored> {
         let bucket = &self.buckets[self.bucket(key)];
-        bucket.0.iter().find(|e| e.matches(key)).map(Entry::stored)
+        bucket
+            .0
+            .iter()
+            .map(Slot::load)
+            .find(|e| e.matches(key))
+            .map(|e| e.stored())
     }
 
     /// Stores a proven result that took `nodes` nodes to prove.
-    pub fn store(&mut self, key: Key, value: Stored, nodes: u64) {
+    pub fn store(&self, key: Key, value: Stored, nodes: u64) {
         let work = u64::from(64 - nodes.leading_zeros());
-        let index = self.bucket(key);
-        let bucket = &mut self.buckets[index].0;
+        let slots = &self.buckets[self.bucket(key)].0;
+        let bucket: [Entry; SLOTS] = std::array::from_fn(|i| slots[i].load());
         let slot = match bucket.iter().position(|e| e.matches(key)) {
             Some(i) => i,
             None => {
@@ -243,7 +288,7 @@ impl Table {
                 victim
             }
         };
-        bucket[slot] = Entry::pack(key, value, work);
+        slots[slot].save(Entry::pack(key, value, work));
     }
 
     /// Filled slots per thousand, sampled from the first buckets (like UCI's hashfull).
@@ -251,7 +296,7 @@ impl Table {
         let sample = self.buckets.len().min(1000);
         let used: usize = self.buckets[..sample]
             .iter()
-            .map(|b| b.0.iter().filter(|e| e.data & USED != 0).count())
+            .map(|b| b.0.iter().filter(|e| e.load().data & USED != 0).count())
             .sum();
         (used * 1000 / (sample * SLOTS)) as u32
     }
@@ -287,7 +332,7 @@ mod tests {
 
     #[test]
     fn stored_results_come_back() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let key = Key {
             check: 0xdead_beef,
             tag: Key::tag(true, -3),
@@ -317,7 +362,7 @@ mod tests {
 
     #[test]
     fn full_buckets_keep_the_costliest_proofs() {
-        let mut t = Table::new(0);
+        let t = Table::new(0);
         let value = Stored {
             win: false,
             plies: 1,

@@ -1,0 +1,399 @@
+//! `konane-solve`: proves Konane positions exactly from the shell, whole or split into
+//! jobs for a batch scheduler.
+//!
+//! ```text
+//! konane-solve [position options] [solve options]             prove one position
+//! konane-solve [options] --split P --shard I/N --out FILE     prove shard I of N of the
+//!                                                             positions P plies below
+//! konane-solve merge FILE...                                  combine the shards' files
+//! ```
+//!
+//! Run with `--help` for the options. Exit status: 0 when proven (or merged), 1 when a
+//! solve ended without a proof (a limit), 2 for bad arguments or files.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use konane::rules::{AnyPosition, Bitboard, BoardSize, Color, Move, Phase, Position, Variant};
+use konane::search::solver::split::{self, Part, Shard};
+use konane::search::solver::{SolveLimits, SolveProgress, Solver};
+use konane::with_position;
+
+const USAGE: &str = "\
+usage:
+  konane-solve [options]                                prove one position
+  konane-solve [options] --split P --shard I/N --out F  prove shard I of N (1 <= I <= N)
+                                                        of the positions P plies below it
+  konane-solve merge FILE...                            combine the shards' files
+
+position options:
+  --size WxH            board (default 6x6)
+  --opening RULE        diagonal | centre | any (default diagonal)
+  --multi-jump RULE     straight | turning (default straight)
+  --position TEXT       this position instead of the start
+  --moves \"M1 M2 ...\"   play these moves first
+  --side black|white    set the side to move (also for two empty squares with white
+                        to move, a position no game reaches but whose play is defined)
+solve options:
+  --hash MB             table size (default 64, at most 65536)
+  --threads N           threads (default 1, at most 256)
+  --time-limit SECONDS  give up after this long
+  --pv                  print the proven line
+
+A proof prints '<position>: <colour> wins' with its nodes and time; a merge prints
+the same for the split's root, or names the shards that are missing.
+Exit status: 0 proven, 1 stopped by a limit, 2 bad arguments or files.";
+
+/// The largest part file `merge` reads: a frontier of `split::MAX_FRONTIER`
+/// positions with their lines fits well within it.
+const MAX_PART_BYTES: u64 = 1 << 30;
+
+/// The largest table accepted, MB.
+const MAX_HASH_MB: usize = 1 << 16;
+
+struct Options {
+    variant: Variant,
+    position: Option<String>,
+    moves: Vec<String>,
+    side: Option<Color>,
+    hash: usize,
+    threads: usize,
+    time_limit: Option<Duration>,
+    pv: bool,
+    split: Option<(u32, Shard, String)>,
+}
+
+/// Why the program stops early.
+enum Failure {
+    /// Bad arguments or files (status 2).
+    Usage(String),
+    /// A solve stopped by a limit (status 1).
+    Unproven(String),
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure::Usage(message.into())
+}
+
+fn parse(args: &[String]) -> Result<Options, Failure> {
+    let mut o = Options {
+        variant: Variant {
+            size: BoardSize::new(6, 6).map_err(|e| usage(e.to_string()))?,
+            ..Variant::default()
+        },
+        position: None,
+        moves: Vec::new(),
+        side: None,
+        hash: 64,
+        threads: 1,
+        time_limit: None,
+        pv: false,
+        split: None,
+    };
+    let (mut split_plies, mut shard, mut out) = (None, None, None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .ok_or_else(|| usage(format!("{arg} needs a value")))
+        };
+        let bad = |e: &dyn std::fmt::Display| usage(format!("{arg}: {e}"));
+        match arg.as_str() {
+            "--size" => o.variant.size = value()?.parse().map_err(|e| bad(&e))?,
+            "--opening" => o.variant.opening = value()?.parse().map_err(|e| bad(&e))?,
+            "--multi-jump" => o.variant.multi_jump = value()?.parse().map_err(|e| bad(&e))?,
+            "--position" => o.position = Some(value()?.clone()),
+            "--moves" => o.moves = value()?.split_whitespace().map(String::from).collect(),
+            "--side" => {
+                o.side = Some(match value()?.as_str() {
+                    "black" => Color::Black,
+                    "white" => Color::White,
+                    other => return Err(bad(&format!("'{other}' is not black or white"))),
+                });
+            }
+            "--hash" => o.hash = number(value()?, 0, MAX_HASH_MB).map_err(|e| bad(&e))?,
+            "--threads" => {
+                o.threads = number(value()?, 1, konane::search::solver::MAX_THREADS)
+                    .map_err(|e| bad(&e))?;
+            }
+            "--time-limit" => {
+                let seconds: u64 = number(value()?, 1, 1 << 32).map_err(|e| bad(&e))?;
+                o.time_limit = Some(Duration::from_secs(seconds));
+            }
+            "--pv" => o.pv = true,
+            "--split" => split_plies = Some(number(value()?, 0, 64).map_err(|e| bad(&e))?),
+            "--shard" => shard = Some(parse_shard(value()?).map_err(|e| bad(&e))?),
+            "--out" => out = Some(value()?.clone()),
+            "--help" | "-h" => return Err(usage(USAGE)),
+            _ => return Err(usage(format!("unknown argument '{arg}' (see --help)"))),
+        }
+    }
+    o.split = match (split_plies, shard, out) {
+        (Some(plies), Some(shard), Some(out)) => Some((plies, shard, out)),
+        (None, None, None) => None,
+        _ => return Err(usage("--split, --shard and --out go together")),
+    };
+    Ok(o)
+}
+
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    text: &str,
+    low: T,
+    high: T,
+) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(n) if n >= low && n <= high => Ok(n),
+        _ => Err(format!("'{text}' is not a number from {low} to {high}")),
+    }
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<u32>().ok()?, n.parse::<u32>().ok()?)));
+    match parsed {
+        Some((index, count)) if index >= 1 && index <= count => Ok(Shard { index, count }),
+        _ => Err(format!("'{text}' is not I/N with 1 <= I <= N")),
+    }
+}
+
+/// The position the options name.
+fn setup(o: &Options) -> Result<AnyPosition, Failure> {
+    let mut pos = match &o.position {
+        Some(text) => AnyPosition::from_text(text, o.variant.opening, o.variant.multi_jump)
+            .map_err(|e| usage(format!("--position: {e}")))?,
+        None => AnyPosition::start(o.variant),
+    };
+    for m in &o.moves {
+        pos.play_text(m)
+            .map_err(|e| usage(format!("--moves: {e}")))?;
+    }
+    match o.side {
+        Some(side) if side != pos.side_to_move() => pass(pos),
+        _ => Ok(pos),
+    }
+}
+
+/// `pos` with the other side to move: the same stones, so the same game from the
+/// other player's turn. Only for the jumping phase (in the opening, whose turn it is
+/// follows from the empty squares).
+fn pass(pos: AnyPosition) -> Result<AnyPosition, Failure> {
+    if pos.phase() != Phase::Jumping {
+        return Err(usage(
+            "--side: the side to move can be set only in the jumping phase",
+        ));
+    }
+    Ok(with_position!(pos, p => AnyPosition::from(passed(p))))
+}
+
+/// The position text refuses two empty squares with white to move (no game reaches
+/// it), so the turn is passed by playing three loops that move no stone and whose
+/// flips cancel out: `{b}`, `{c}`, then `{b, c}`. Boards have at least four squares.
+fn passed<B: Bitboard>(p: Position<B>) -> Position<B> {
+    let mut q = p;
+    let (a, b, c) = (0, 1, 2);
+    q.play_unchecked(Move::jump(a, a, B::single(b)));
+    q.play_unchecked(Move::jump(a, a, B::single(c)));
+    q.play_unchecked(Move::jump(a, a, B::single(b) | B::single(c)));
+    q
+}
+
+fn new_solver(o: &Options) -> Solver {
+    let mut solver = Solver::new(o.hash);
+    solver.set_threads(o.threads);
+    solver
+}
+
+fn report_progress(p: &SolveProgress) {
+    eprintln!(
+        "  ... {} nodes, {:.0}s, table {}‰",
+        p.nodes,
+        p.elapsed.as_secs_f64(),
+        p.table_permille
+    );
+}
+
+/// "black" or "white": who wins when `side` is to move and `side_to_move_wins` says.
+fn winner(side: Color, side_to_move_wins: bool) -> Color {
+    if side_to_move_wins {
+        side
+    } else {
+        side.opponent()
+    }
+}
+
+/// The limits of a solve started at `started`: `--time-limit`, and a stop flag
+/// nothing raises.
+fn limits<'a>(o: &Options, stop: &'a AtomicBool, started: Instant) -> SolveLimits<'a> {
+    SolveLimits {
+        deadline: o.time_limit.map(|t| started + t),
+        ..SolveLimits::new(stop)
+    }
+}
+
+fn prove_one(o: &Options) -> Result<(), Failure> {
+    let pos = setup(o)?;
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let limits = limits(o, &stop, started);
+    let line = new_solver(o)
+        .solve_any(&pos, &limits, &mut report_progress)
+        .map_err(|e| Failure::Unproven(format!("{pos}: {e}")))?;
+    let mut text = format!(
+        "{} {pos}: {} wins, mate {} nodes {} threads {} wall {:.3}s",
+        pos.variant(),
+        winner(pos.side_to_move(), line.side_to_move_wins),
+        line.mate,
+        line.nodes,
+        o.threads,
+        started.elapsed().as_secs_f64()
+    );
+    if o.pv {
+        text.push_str(&format!(" pv {}", line.pv.join(" ")));
+    }
+    println!("{text}");
+    Ok(())
+}
+
+fn prove_shard(o: &Options, plies: u32, shard: Shard, out: &str) -> Result<(), Failure> {
+    let root = setup(o)?;
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let limits = limits(o, &stop, started);
+    let part = split::solve_shard(
+        &mut new_solver(o),
+        &root,
+        plies,
+        shard,
+        &limits,
+        &mut report_progress,
+    )
+    .map_err(|e| usage(e.to_string()))?
+    .map_err(|e| Failure::Unproven(format!("shard {}/{}: {e}", shard.index, shard.count)))?;
+    let json = serde_json::to_vec_pretty(&part).map_err(|e| usage(e.to_string()))?;
+    write_safely(Path::new(out), &json).map_err(usage)?;
+    println!(
+        "shard {}/{}: {} of {} frontier positions, {} nodes, {:.3}s, written to {out}",
+        shard.index,
+        shard.count,
+        part.results.len(),
+        part.frontier,
+        part.nodes,
+        part.seconds
+    );
+    Ok(())
+}
+
+fn merge(files: &[String]) -> Result<(), Failure> {
+    let parts = files
+        .iter()
+        .map(|f| read_part(Path::new(f)))
+        .collect::<Result<Vec<Part>, String>>()
+        .map_err(usage)?;
+    let merged = split::merge(&parts).map_err(|e| usage(e.to_string()))?;
+    let root = merged.root;
+    println!(
+        "{} {root}: {} wins, {} plies, {} nodes in {} parts over {} frontier positions, pv {}",
+        root.variant(),
+        winner(root.side_to_move(), merged.side_to_move_wins),
+        merged.pv.len(),
+        merged.nodes,
+        parts.len(),
+        merged.frontier,
+        merged.pv.join(" ")
+    );
+    Ok(())
+}
+
+/// Reads one part file, at most [`MAX_PART_BYTES`] of it.
+fn read_part(path: &Path) -> Result<Part, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_PART_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_PART_BYTES {
+        return Err(format!(
+            "{}: larger than {MAX_PART_BYTES} bytes, not a part file",
+            path.display()
+        ));
+    }
+    serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{}: not a part file of konane-solve: {e}", path.display()))
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new file of a fresh name in the
+/// same folder (created exclusively, never through a link), then renamed over `path`.
+/// Refuses to replace anything but a regular file.
+fn write_safely(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let shown = path.display();
+    if let Ok(meta) = fs::symlink_metadata(path)
+        && !meta.file_type().is_file()
+    {
+        return Err(format!(
+            "{shown}: exists and is not a regular file; not replaced"
+        ));
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("{shown}: not a file name"))?
+        .to_string_lossy();
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    for attempt in 0..100 {
+        let temp = folder.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+        let mut file = match options.open(&temp) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("{}: {e}", temp.display())),
+        };
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| fs::rename(&temp, path));
+        return written.map_err(|e| {
+            let _ = fs::remove_file(&temp);
+            format!("{shown}: {e}")
+        });
+    }
+    Err(format!("{shown}: no free temporary name in its folder"))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let result = match args.first().map(String::as_str) {
+        Some("merge") => merge(&args[1..]),
+        _ => parse(&args).and_then(|o| match &o.split {
+            Some((plies, shard, out)) => prove_shard(&o, *plies, *shard, out),
+            None => prove_one(&o),
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) if message == USAGE => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("konane-solve: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Unproven(message)) => {
+            eprintln!("konane-solve: no proof: {message}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! What the threads of one parallel proof share besides the table: when to stop, how
+//! many nodes they have searched, and where each of them is working.
+//!
+//! # How the threads split the work
+//!
+//! Every thread proves the same root with its own search (its own df-pn numbers, its
+//! own history), and all of them read and write one lock-free table of proven results
+//! ([`Table`](super::tt::Table)), as Lazy SMP does in chess engines. What one thread
+//! proves, every other finds at its next probe; the first thread to prove the root
+//! ends the solve. Identical searches would only repeat each other, so each thread
+//! marks the nodes it is working in ([`Team::enter`]) and the others steer around
+//! them:
+//!
+//! - in the proof-number search over the top of the tree, a child another thread is
+//!   working in looks costlier than it is (its disproof number is multiplied by one
+//!   plus the number of such threads: the *virtual proof numbers* of parallel df-pn
+//!   in Kaneko's and in Pawlewicz and Hayward's schemes), so a second thread picks the
+//!   next most promising child;
+//! - in the alpha-beta search below, near its entry point, a move whose child another
+//!   thread is searching is put off until the other moves are done (ABDADA's deferral,
+//!   Weill 1996): by then the other thread has usually stored the child's proof.
+//!
+//! Why this rather than splitting the tree: a proof's shape is unknown in advance (one
+//! winning move ends a node), so a static split wastes whole subtrees, and the shared
+//! table already carries the results between threads; the marks cost one atomic
+//! increment per marked node and never change what is proven, only the order.
+//! With one thread nothing is marked and the search is exactly the one-thread search.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+
+use super::tt::Key;
+
+/// Slots of the table of work marks: keys are hashed into it, so two nodes may share
+/// a slot, which only makes the other threads avoid a node needlessly.
+const MARK_SLOTS: usize = 1 << 16;
+
+/// The state one solve's threads share.
+pub(super) struct Team {
+    /// Raised to end every thread's search: one of them proved the root, or failed.
+    pub done: AtomicBool,
+    /// Raised by the thread that proved the root.
+    pub proved: AtomicBool,
+    /// Nodes searched by all threads, as each last reported.
+    pub nodes: AtomicU64,
+    /// How many threads work on the proof.
+    pub threads: usize,
+    /// How many threads work below each (hashed) node; empty with one thread.
+    marks: Box<[AtomicU8]>,
+}
+
+impl Team {
+    /// The shared state of a solve by `threads` threads.
+    pub fn new(threads: usize) -> Team {
+        let slots = if threads > 1 { MARK_SLOTS } else { 0 };
+        Team {
+            done: AtomicBool::new(false),
+            proved: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            threads: threads.max(1),
+            marks: (0..slots).map(|_| AtomicU8::new(0)).collect(),
+        }
+    }
+
+    /// Whether more than one thread works on the proof.
+    #[inline(always)]
+    pub fn parallel(&self) -> bool {
+        !self.marks.is_empty()
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: Key) -> &AtomicU8 {
+        let mixed = key.check ^ u64::from(key.tag).rotate_left(40);
+        let mixed = mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        &self.marks[(mixed >> 48) as usize % self.marks.len()]
+    }
+
+    /// Marks `key` as worked on by one more thread (nothing with one thread).
+    #[inline]
+    pub fn enter(&self, key: Key) {
+        if self.parallel() {
+            self.slot(key).fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes back one [`enter`](Self::enter) of `key`.
+    #[inline]
+    pub fn leave(&self, key: Key) {
+        if self.parallel() {
+            self.slot(key).fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// How many threads work below `key` now (0 with one thread).
+    #[inline]
+    pub fn workers(&self, key: Key) -> u64 {
+        if self.parallel() {
+            u64::from(self.slot(key).load(Ordering::Relaxed))
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_count_the_threads_in_a_node() {
+        let team = Team::new(2);
+        let key = Key { check: 77, tag: 1 };
+        assert_eq!(team.workers(key), 0);
+        team.enter(key);
+        team.enter(key);
+        assert_eq!(team.workers(key), 2);
+        team.leave(key);
+        assert_eq!(team.workers(key), 1);
+    }
+
+    #[test]
+    fn one_thread_marks_nothing() {
+        let team = Team::new(1);
+        let key = Key { check: 77, tag: 1 };
+        team.enter(key);
+        assert_eq!(team.workers(key), 0);
+        assert!(!team.parallel());
+    }
+}

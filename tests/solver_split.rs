@@ -1,0 +1,239 @@
+//! Proofs split into shards and merged: the same verdict as one proof, and clear
+//! errors for missing or corrupt parts, in the library and through `konane-solve`.
+
+mod solver_support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use konane::rules::{AnyPosition, MultiJump, Opening};
+use konane::search::solver::split::{self, Part, Shard, SplitError};
+use konane::search::solver::{SolveLimits, Solver};
+use solver_support::variant;
+
+fn shards(root: &AnyPosition, plies: u32, count: u32) -> Vec<Part> {
+    let stop = AtomicBool::new(false);
+    (1..=count)
+        .map(|index| {
+            split::solve_shard(
+                &mut Solver::new(4),
+                root,
+                plies,
+                Shard { index, count },
+                &SolveLimits::new(&stop),
+                &mut |_| {},
+            )
+            .expect("a valid shard")
+            .expect("an unlimited solve finishes")
+        })
+        .collect()
+}
+
+fn single(root: &AnyPosition) -> bool {
+    let stop = AtomicBool::new(false);
+    Solver::new(4)
+        .solve_any(root, &SolveLimits::new(&stop), &mut |_| {})
+        .expect("an unlimited solve finishes")
+        .side_to_move_wins
+}
+
+#[test]
+fn merged_shards_agree_with_a_single_proof() {
+    for (w, h) in [(5, 5), (4, 5), (4, 4), (3, 5)] {
+        for multi_jump in MultiJump::ALL {
+            let root = AnyPosition::start(variant(w, h, Opening::Diagonal, multi_jump));
+            for (plies, count) in [(1, 2), (2, 3), (3, 4)] {
+                let merged = split::merge(&shards(&root, plies, count)).expect("whole split");
+                assert_eq!(
+                    merged.side_to_move_wins,
+                    single(&root),
+                    "{w}x{h} {multi_jump}, {plies} plies in {count} shards"
+                );
+                // The line is a legal game to the end, lost by the side it says loses.
+                let mut pos = root;
+                for m in &merged.pv {
+                    pos.play_text(m).expect("the merged line is legal");
+                }
+                assert!(pos.legal_move_texts().is_empty(), "the line ends the game");
+                assert_eq!(merged.pv.len() % 2 == 1, merged.side_to_move_wins);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_shard_is_named() {
+    let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut parts = shards(&root, 2, 4);
+    parts.remove(2);
+    parts.remove(0);
+    assert_eq!(
+        split::merge(&parts),
+        Err(SplitError::Missing {
+            missing: vec![1, 3],
+            count: 4
+        })
+    );
+    assert_eq!(split::merge(&[]), Err(SplitError::NoParts));
+}
+
+#[test]
+fn a_corrupt_part_is_refused() {
+    let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let parts = shards(&root, 2, 2);
+    let corrupt = |edit: &dyn Fn(&mut Part)| {
+        let mut parts = parts.clone();
+        edit(&mut parts[1]);
+        split::merge(&parts)
+    };
+    let flipped = corrupt(&|p| p.results[0].side_to_move_wins ^= true);
+    assert!(
+        matches!(flipped, Err(SplitError::Corrupt { shard: 2, .. })),
+        "{flipped:?}"
+    );
+    let moved = corrupt(&|p| p.results.swap(0, 1));
+    assert!(
+        matches!(moved, Err(SplitError::Corrupt { shard: 2, .. })),
+        "{moved:?}"
+    );
+    let short = corrupt(&|p| {
+        p.results.pop();
+    });
+    assert!(
+        matches!(short, Err(SplitError::Corrupt { .. })),
+        "{short:?}"
+    );
+    let other = corrupt(&|p| p.plies = 3);
+    assert!(matches!(other, Err(SplitError::Mismatch(_))), "{other:?}");
+    let format = corrupt(&|p| p.format = "something else".to_string());
+    assert!(
+        matches!(format, Err(SplitError::Corrupt { .. })),
+        "{format:?}"
+    );
+    let bad_line = corrupt(&|p| {
+        p.results[0].pv.pop();
+    });
+    assert!(
+        matches!(bad_line, Err(SplitError::Corrupt { .. })),
+        "{bad_line:?}"
+    );
+}
+
+#[test]
+fn a_shard_outside_the_split_is_refused() {
+    let root = AnyPosition::start(variant(4, 4, Opening::Diagonal, MultiJump::Straight));
+    let stop = AtomicBool::new(false);
+    for (index, count) in [(0, 3), (4, 3)] {
+        let result = split::solve_shard(
+            &mut Solver::new(1),
+            &root,
+            1,
+            Shard { index, count },
+            &SolveLimits::new(&stop),
+            &mut |_| {},
+        );
+        assert_eq!(result.err(), Some(SplitError::BadShard { index, count }));
+    }
+}
+
+/// A fresh, empty folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("konane-split-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+fn konane_solve(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_konane-solve"))
+        .args(args)
+        .output()
+        .expect("konane-solve runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn konane_solve_splits_writes_and_merges_files() {
+    let dir = scratch("files");
+    let part = |i: u32| dir.join(format!("part{i}.json")).display().to_string();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let (code, _, err) = konane_solve(&[
+            "--size",
+            "5x5",
+            "--split",
+            "2",
+            "--shard",
+            &shard,
+            "--out",
+            &part(i),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (code, out, err) = konane_solve(&["merge", &part(1), &part(2), &part(3)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("black wins"), "{out}");
+    let (code, whole, _) = konane_solve(&["--size", "5x5"]);
+    assert_eq!(code, 0);
+    assert!(whole.contains("black wins"), "{whole}");
+
+    let (code, _, err) = konane_solve(&["merge", &part(1), &part(3)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing shards 2 of 3"), "{err}");
+
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, "{\"format\": 1").expect("write");
+    let (code, _, err) = konane_solve(&["merge", &part(1), &garbage.display().to_string()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a part file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn konane_solve_never_writes_through_a_planted_link() {
+    let dir = scratch("link");
+    let target = dir.join("precious");
+    std::fs::write(&target, "keep me").expect("write");
+    let link = dir.join("part.json");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let (code, _, err) = konane_solve(&[
+        "--size",
+        "4x4",
+        "--split",
+        "1",
+        "--shard",
+        "1/1",
+        "--out",
+        &link.display().to_string(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep me");
+    // No temporary file is left behind.
+    let entries = std::fs::read_dir(&dir).expect("list").count();
+    assert_eq!(entries, 2);
+}
+
+#[test]
+fn konane_solve_refuses_bad_arguments_with_status_2() {
+    for args in [
+        &[
+            "--size", "5x5", "--split", "2", "--shard", "4/3", "--out", "x",
+        ][..],
+        &["--size", "5x5", "--split", "2"][..],
+        &["--threads", "0"][..],
+        &["--hash", "99999999"][..],
+        &["--bogus"][..],
+        &["--side", "green"][..],
+    ] {
+        let (code, out, err) = konane_solve(args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
