@@ -484,6 +484,25 @@ mod tests {
     }
 
     #[test]
+    fn strength_options_choose_the_skill() {
+        let mut o = Options::default();
+        assert_eq!(o.skill(), None);
+        assert_eq!(o.set("skill level", "3"), Ok(Change::Other));
+        assert_eq!(o.skill().map(Skill::level), Some(3));
+        assert_eq!(o.set("UCI_LimitStrength", "true"), Ok(Change::Other));
+        assert_eq!(o.skill().map(Skill::level), Some(0));
+        assert_eq!(o.set("UCI_Elo", &MAX_ELO.to_string()), Ok(Change::Other));
+        assert_eq!(o.skill(), None);
+        assert!(!o.ponder);
+        assert_eq!(
+            o.set("Skill Level", "21").unwrap_err().to_string(),
+            "option Skill Level: '21' is not a whole number from 0 to 20; the value stays 3"
+        );
+        assert!(o.set("UCI_Elo", "99999").is_err());
+        assert!(o.set("SkillSeed", "-1").is_err());
+    }
+
+    #[test]
     fn defaults_come_from_the_table_and_read_back() {
         let o = Options::default();
         for spec in &SPECS {
