@@ -92,8 +92,12 @@ impl Feature {
 /// The value of each feature of a position, in the order of [`Feature::ALL`].
 pub type Features = [i32; FEATURES];
 
-/// The weight of each feature, in the order of [`Feature::ALL`].
-pub const WEIGHTS: [Score; FEATURES] = [100, -100, 25, -25, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// The weight of each feature, in the order of [`Feature::ALL`]: the logistic
+/// regression of the solver's verdicts on the features (`scripts/tune`, on
+/// `tests/data/tune/6x6.txt`), scaled so that a jump more than the opponent is worth
+/// about 100.
+pub const WEIGHTS: [Score; FEATURES] =
+    [108, -92, 114, -109, -50, 22, 45, -51, -64, 33, 51, -44, 220];
 
 /// The evaluation and the terms it is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
