@@ -138,6 +138,63 @@ mod tests {
         assert_eq!(Labelled::parse("  # a comment").unwrap(), None);
     }
 
+    fn accuracy_set(name: &str) -> Vec<Labelled> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/accuracy");
+        read(&dir.join(name)).unwrap()
+    }
+
+    #[test]
+    fn accuracy_sets_hold_won_positions_with_every_move_labelled() {
+        for (name, least) in [
+            ("6x6.txt", 500),
+            ("6x7.txt", 300),
+            ("7x7.txt", 300),
+            ("6x6-turning.txt", 100),
+        ] {
+            let set = accuracy_set(name);
+            assert!(set.len() >= least, "{name}: {} positions", set.len());
+            let mut seen = std::collections::HashSet::new();
+            for l in &set {
+                let pos = l.board().unwrap();
+                assert!(seen.insert(pos.hash()), "{name}: twice: {}", l.position);
+                assert!(
+                    l.wins && !l.winning.is_empty() && !l.losing.is_empty(),
+                    "{name}: {}",
+                    l.position
+                );
+                let mut labelled: Vec<String> =
+                    l.winning.iter().chain(&l.losing).cloned().collect();
+                let mut legal = pos.legal_move_texts();
+                labelled.sort();
+                legal.sort();
+                assert_eq!(labelled, legal, "{name}: {}", l.position);
+            }
+        }
+    }
+
+    /// `cargo test --release --example tune -- --ignored`: the solver agrees with the
+    /// labels of the first positions of each set.
+    #[test]
+    #[ignore = "solves positions: seconds in release, minutes in debug"]
+    fn accuracy_labels_agree_with_the_solver() {
+        use konane::search::solver::{SolveLimits, Solver};
+        use std::sync::atomic::AtomicBool;
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(64);
+        for name in ["6x6.txt", "6x7.txt", "7x7.txt", "6x6-turning.txt"] {
+            for l in accuracy_set(name).iter().take(5) {
+                for (moves, opponent_wins) in [(&l.winning, false), (&l.losing, true)] {
+                    for m in moves {
+                        let mut child = l.board().unwrap();
+                        child.play_text(m).unwrap();
+                        let line = solver.solve_any(&child, &SolveLimits::new(&stop), &mut |_| {});
+                        assert_eq!(line.unwrap().side_to_move_wins, opponent_wins, "{name} {m}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_lines_are_refused() {
         for bad in [

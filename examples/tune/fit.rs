@@ -61,8 +61,7 @@ pub fn loss(w: &[f64; FEATURES], s: &Samples) -> (f64, f64) {
 
 /// The weights (in logits per unit of each feature) that minimise the mean log loss
 /// on `s` plus `ridge` times the squared weights (the tempo weight is not penalised).
-/// `active` says which features may have a weight; the others stay 0.
-pub fn fit(s: &Samples, ridge: f64, active: &[bool; FEATURES]) -> [f64; FEATURES] {
+pub fn fit(s: &Samples, ridge: f64) -> [f64; FEATURES] {
     let mut w = [0.0; FEATURES];
     let n = s.y.len().max(1) as f64;
     for _ in 0..50 {
@@ -86,15 +85,6 @@ pub fn fit(s: &Samples, ridge: f64, active: &[bool; FEATURES]) -> [f64; FEATURES
             };
             grad[i] += 2.0 * penalty * w[i];
             hess[i][i] += 2.0 * penalty;
-            if !active[i] {
-                // A fixed weight: no step, and no coupling to the others.
-                grad[i] = 0.0;
-                for j in 0..FEATURES {
-                    hess[i][j] = 0.0;
-                    hess[j][i] = 0.0;
-                }
-                hess[i][i] = 1.0;
-            }
         }
         let step = solve(hess, grad);
         let mut largest: f64 = 0.0;
@@ -120,8 +110,9 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
         b.swap(col, pivot);
         for row in col + 1..FEATURES {
             let factor = a[row][col] / a[col][col];
-            for k in col..FEATURES {
-                a[row][k] -= factor * a[col][k];
+            let pivot_row = a[col];
+            for (value, above) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                *value -= factor * above;
             }
             b[row] -= factor * b[col];
         }
@@ -156,7 +147,7 @@ mod tests {
                 s.y.push(if a + (a * b) % 3 > b { 1.0 } else { 0.0 });
             }
         }
-        let w = fit(&s, 1e-3, &[true; FEATURES]);
+        let w = fit(&s, 1e-3);
         assert!(w[0] > 0.0 && w[1] < 0.0, "{w:?}");
         assert!(loss(&w, &s).0 < loss(&[0.0; FEATURES], &s).0);
     }

@@ -36,7 +36,7 @@ mod games;
 
 use std::collections::HashSet;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use konane::rules::{BoardSize, Variant};
@@ -51,6 +51,14 @@ fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
         .map_err(|_| format!("'{text}' is not a number"))
 }
 
+/// A rule (board size, opening or multi-jump rule) from its text.
+fn rule<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e| format!("{e}"))
+}
+
 fn read_sets(files: &[PathBuf]) -> Result<Vec<(String, Vec<Labelled>)>, String> {
     files
         .iter()
@@ -62,7 +70,7 @@ fn read_sets(files: &[PathBuf]) -> Result<Vec<(String, Vec<Labelled>)>, String> 
 }
 
 /// The hashes of the positions of the set in `file`.
-fn hashes(file: &PathBuf) -> Result<HashSet<u64>, String> {
+fn hashes(file: &Path) -> Result<HashSet<u64>, String> {
     data::read(file)?
         .iter()
         .map(|l| Ok(l.board()?.hash()))
@@ -90,11 +98,9 @@ fn run_gen(args: &[String]) -> Result<(), String> {
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
-            "--size" => o.variant.size = value()?.parse().map_err(|e| format!("{e}"))?,
-            "--opening" => o.variant.opening = value()?.parse().map_err(|e| format!("{e}"))?,
-            "--multi-jump" => {
-                o.variant.multi_jump = value()?.parse().map_err(|e| format!("{e}"))?;
-            }
+            "--size" => o.variant.size = rule(value()?)?,
+            "--opening" => o.variant.opening = rule(value()?)?,
+            "--multi-jump" => o.variant.multi_jump = rule(value()?)?,
             "--count" => o.count = number(value()?)?,
             "--plies" => {
                 let text = value()?;
@@ -196,7 +202,7 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     }
     let (train, check) = (fit::Samples::of(&train)?, fit::Samples::of(&check)?);
     let old: [f64; FEATURES] = WEIGHTS.map(f64::from);
-    let w = fit::fit(&train, ridge, &[true; FEATURES]);
+    let w = fit::fit(&train, ridge);
     // Centi-units: one jump more than the opponent (own minus their weight, halved)
     // is worth 100, as before.
     let jump = (w[Feature::OwnJumps as usize] - w[Feature::TheirJumps as usize]) / 2.0;
