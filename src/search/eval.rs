@@ -99,9 +99,9 @@ pub type Features = [i32; FEATURES];
 /// each side). The other features are there to be fitted (`scripts/tune`), but the
 /// fitted weights have not yet beaten these in play: on 6x6 they gave
 /// `[108, -92, 114, -109, -50, 22, 45, -51, -64, 33, 51, -44, 220]` (held-out log loss
-/// 0.477 against 0.502), which scored 104-96 against these weights on 8x8 at 100 ms a
-/// move (+14 +/- 48 Elo, not significant) and kept fewer 6x6 wins at `go nodes 100000`
-/// (91.4% against 95.2%); see the README's accuracy table.
+/// 0.477 against 0.502), which scored 126-130 against these weights on 8x8 at 100 ms a
+/// move (256 games; the pair SPRT for +50 Elo accepted "no gain") and kept fewer 6x6
+/// wins at `go nodes 100000` (91.4% against 95.2%); see the README's accuracy table.
 pub const WEIGHTS: [Score; FEATURES] = [100, -100, 25, -25, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// The evaluation and the terms it is made of.
