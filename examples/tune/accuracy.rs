@@ -1,0 +1,110 @@
+//! The accuracy benchmark: on won positions of a labelled set, how often the engine's
+//! move keeps the win, at a given budget, against how often a random move would.
+
+use std::time::Duration;
+
+use konane::rules::Bitboard;
+use konane::search::time::TimeControl;
+use konane::search::{SearchControl, SearchParams, Searcher};
+use konane::with_position;
+
+use crate::data::Labelled;
+
+/// A search budget, as `go` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// `go nodes N`: the plain search (search and evaluation).
+    Nodes(u64),
+    /// `go movetime MS`: everything the engine does in play, the endgame solver too.
+    MoveTime(u64),
+}
+
+impl Budget {
+    /// Reads `nodes=N` or `movetime=MS`.
+    pub fn parse(text: &str) -> Result<Budget, String> {
+        let (kind, value) = text
+            .split_once('=')
+            .ok_or(format!("budget '{text}' is not nodes=N or movetime=MS"))?;
+        let value: u64 = value
+            .parse()
+            .map_err(|_| format!("'{value}' is not a number"))?;
+        match kind {
+            "nodes" => Ok(Budget::Nodes(value.max(1))),
+            "movetime" => Ok(Budget::MoveTime(value.max(1))),
+            _ => Err(format!("budget '{text}' is not nodes=N or movetime=MS")),
+        }
+    }
+
+    /// As `go` spells it.
+    pub fn name(self) -> String {
+        match self {
+            Budget::Nodes(n) => format!("nodes {n}"),
+            Budget::MoveTime(ms) => format!("movetime {ms}"),
+        }
+    }
+}
+
+/// How one set fared at one budget.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Score {
+    /// Positions where the engine's move keeps the win.
+    pub kept: usize,
+    /// Positions tried.
+    pub positions: usize,
+}
+
+impl Score {
+    /// The share kept, in percent, with its sample size.
+    pub fn show(self) -> String {
+        let share = 100.0 * self.kept as f64 / self.positions.max(1) as f64;
+        format!("{share:.1}% ({}/{})", self.kept, self.positions)
+    }
+}
+
+/// The share of moves that keep the win, averaged over `set`: what a random mover keeps.
+pub fn random_share(set: &[Labelled]) -> f64 {
+    let sum: f64 = set
+        .iter()
+        .map(|l| l.winning.len() as f64 / (l.winning.len() + l.losing.len()).max(1) as f64)
+        .sum();
+    100.0 * sum / set.len().max(1) as f64
+}
+
+/// How often the engine, searching each position of `set` from a fresh state with
+/// `budget`, plays a move that keeps the win.
+pub fn measure(set: &[Labelled], budget: Budget, hash_mb: usize) -> Result<Score, String> {
+    let mut searcher = Searcher::new(hash_mb);
+    let mut score = Score::default();
+    for labelled in set.iter().filter(|l| l.wins) {
+        let pos = labelled.board()?;
+        searcher.clear();
+        let played = with_position!(pos, p => best_move(&mut searcher, &p, budget));
+        score.positions += 1;
+        if played.is_some_and(|m| labelled.winning.contains(&m)) {
+            score.kept += 1;
+        }
+    }
+    Ok(score)
+}
+
+fn best_move<B: Bitboard>(
+    searcher: &mut Searcher,
+    pos: &konane::rules::Position<B>,
+    budget: Budget,
+) -> Option<String> {
+    let params = match budget {
+        Budget::Nodes(n) => SearchParams {
+            nodes: Some(n),
+            multipv: 1,
+            ..SearchParams::default()
+        },
+        Budget::MoveTime(ms) => SearchParams {
+            time: TimeControl::MoveTime(Duration::from_millis(ms)),
+            multipv: 1,
+            ..SearchParams::default()
+        },
+    };
+    let control = SearchControl::new(false);
+    let result = searcher.search(pos, &params, &control, &mut |_| {});
+    result.best.map(|m| pos.move_text(m))
+}

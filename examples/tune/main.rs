@@ -1,0 +1,261 @@
+//! Playing strength measured and learned with the exact solver.
+//!
+//! ```text
+//! cargo run --release --example tune -- gen [options]       labelled positions to stdout
+//! cargo run --release --example tune -- accuracy [options] FILE...   the accuracy table
+//! cargo run --release --example tune -- fit [options] FILE...        fit the weights
+//!
+//! gen options:
+//!   --size WxH --opening RULE --multi-jump RULE   the rules (default 6x6 diagonal straight)
+//!   --count N            positions to write (default 100)
+//!   --plies LO-HI        take positions at these plies of a game (default 8-16)
+//!   --seed X             random seed (default 1)
+//!   --accuracy           write won positions with a losing move and their moves
+//!                        (default: every solved position and its children, for tuning)
+//!   --engine-nodes N     node budget of the engine's moves (default 4000)
+//!   --solve-nodes N      skip positions whose moves need more solver nodes (default 20M)
+//!   --noise PERCENT      share of random moves after the opening (default 10)
+//!   --exclude FILE       leave out the positions of this set (repeatable)
+//!   --hash MB            solver table (default 128)
+//! accuracy options:
+//!   --budgets LIST       default nodes=1000,nodes=10000,nodes=100000,movetime=100
+//!   --hash MB            the engine's table (default 16, as the engine's Hash)
+//! fit options:
+//!   --ridge R            penalty on squared weights (default 1e-4)
+//!   --holdout PERCENT    positions kept out of the fit to check it (default 10)
+//!   --exclude FILE       never use the positions of this set (repeatable)
+//! ```
+//!
+//! `scripts/gen-accuracy`, `scripts/accuracy` and `scripts/tune` run these with the
+//! settings the checked-in sets and weights were made with.
+
+mod accuracy;
+mod data;
+mod fit;
+mod games;
+
+use std::collections::HashSet;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use konane::rules::{BoardSize, Variant};
+use konane::search::eval::{FEATURES, Feature, WEIGHTS};
+
+use accuracy::Budget;
+use data::Labelled;
+use games::GenOptions;
+
+fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("'{text}' is not a number"))
+}
+
+/// A rule (board size, opening or multi-jump rule) from its text.
+fn rule<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e| format!("{e}"))
+}
+
+fn read_sets(files: &[PathBuf]) -> Result<Vec<(String, Vec<Labelled>)>, String> {
+    files
+        .iter()
+        .map(|f| {
+            let name = f.file_name().unwrap_or(f.as_os_str());
+            Ok((name.to_string_lossy().into_owned(), data::read(f)?))
+        })
+        .collect()
+}
+
+/// The hashes of the positions of the set in `file`.
+fn hashes(file: &Path) -> Result<HashSet<u64>, String> {
+    data::read(file)?
+        .iter()
+        .map(|l| Ok(l.board()?.hash()))
+        .collect()
+}
+
+fn run_gen(args: &[String]) -> Result<(), String> {
+    let mut o = GenOptions {
+        variant: Variant {
+            size: BoardSize::new(6, 6).map_err(|e| e.to_string())?,
+            ..Variant::default()
+        },
+        count: 100,
+        min_ply: 8,
+        max_ply: 16,
+        seed: 1,
+        accuracy: false,
+        engine_nodes: 4000,
+        solve_nodes: 20_000_000,
+        noise_percent: 10,
+        exclude: HashSet::new(),
+        hash_mb: 128,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--size" => o.variant.size = rule(value()?)?,
+            "--opening" => o.variant.opening = rule(value()?)?,
+            "--multi-jump" => o.variant.multi_jump = rule(value()?)?,
+            "--count" => o.count = number(value()?)?,
+            "--plies" => {
+                let text = value()?;
+                let (lo, hi) = text
+                    .split_once('-')
+                    .ok_or(format!("--plies wants LO-HI, not '{text}'"))?;
+                (o.min_ply, o.max_ply) = (number(lo)?, number(hi)?);
+            }
+            "--seed" => o.seed = number(value()?)?,
+            "--accuracy" => o.accuracy = true,
+            "--engine-nodes" => o.engine_nodes = number::<u64>(value()?)?.max(4),
+            "--solve-nodes" => o.solve_nodes = number(value()?)?,
+            "--noise" => o.noise_percent = number::<u32>(value()?)?.min(100),
+            "--exclude" => o.exclude.extend(hashes(&PathBuf::from(value()?))?),
+            "--hash" => o.hash_mb = number(value()?)?,
+            _ => return Err(format!("unknown argument '{arg}'")),
+        }
+    }
+    if o.min_ply > o.max_ply {
+        return Err("--plies: LO must not exceed HI".to_string());
+    }
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    games::generate(&o, &mut out)?;
+    out.flush().map_err(|e| e.to_string())
+}
+
+fn run_accuracy(args: &[String]) -> Result<(), String> {
+    let mut budgets = "nodes=1000,nodes=10000,nodes=100000,movetime=100".to_string();
+    let mut hash = 16;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--budgets" => budgets = value()?.clone(),
+            "--hash" => hash = number(value()?)?,
+            _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
+            _ => files.push(PathBuf::from(arg)),
+        }
+    }
+    let budgets = budgets
+        .split(',')
+        .map(Budget::parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = budgets
+        .iter()
+        .map(|b| format!("`go {}`", b.name()))
+        .collect();
+    println!("| set | positions | random move | {} |", names.join(" | "));
+    println!("|---|---:|---:|{}", "---:|".repeat(budgets.len()));
+    for (name, set) in read_sets(&files)? {
+        let mut row = format!(
+            "| {name} | {} | {:.1}% |",
+            set.iter().filter(|l| l.wins).count(),
+            accuracy::random_share(&set)
+        );
+        for &budget in &budgets {
+            let score = accuracy::measure(&set, budget, hash)?;
+            row.push_str(&format!(" {} |", score.show()));
+            eprintln!("{name} go {}: {}", budget.name(), score.show());
+        }
+        println!("{row}");
+    }
+    Ok(())
+}
+
+fn run_fit(args: &[String]) -> Result<(), String> {
+    let mut ridge = 1e-4;
+    let mut holdout = 10u64;
+    let mut exclude = HashSet::new();
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--ridge" => ridge = number(value()?)?,
+            "--holdout" => holdout = number::<u64>(value()?)?.min(90),
+            "--exclude" => exclude.extend(hashes(&PathBuf::from(value()?))?),
+            _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
+            _ => files.push(PathBuf::from(arg)),
+        }
+    }
+    let mut train = Vec::new();
+    let mut check = Vec::new();
+    for (_, set) in read_sets(&files)? {
+        for l in set {
+            // The split is by position hash, so it does not depend on file order.
+            let hash = l.board()?.hash();
+            if exclude.contains(&hash) {
+                continue;
+            }
+            if hash % 100 < holdout {
+                check.push(l);
+            } else {
+                train.push(l);
+            }
+        }
+    }
+    let (train, check) = (fit::Samples::of(&train)?, fit::Samples::of(&check)?);
+    let old: [f64; FEATURES] = WEIGHTS.map(f64::from);
+    let w = fit::fit(&train, ridge);
+    // Centi-units: one jump more than the opponent (own minus their weight, halved)
+    // is worth 100, as before.
+    let jump = (w[Feature::OwnJumps as usize] - w[Feature::TheirJumps as usize]) / 2.0;
+    let scale = 100.0 / jump;
+    println!(
+        "{} training positions, {} held out; ridge {ridge}; 100 units = {jump:.4} logits",
+        train.y.len(),
+        check.y.len()
+    );
+    // The current weights, rescaled to logits the same way, for comparison.
+    let old_jump =
+        (old[Feature::OwnJumps as usize] - old[Feature::TheirJumps as usize]) / 2.0 / jump;
+    let old_logits = old.map(|x| x / old_jump);
+    let (old_loss, old_right) = fit::loss(&old_logits, &check);
+    let (new_loss, new_right) = fit::loss(&w, &check);
+    let (train_loss, _) = fit::loss(&w, &train);
+    println!(
+        "held out: current weights log loss {old_loss:.4} right {:.1}%; fitted {new_loss:.4} right {:.1}% (training {train_loss:.4})",
+        100.0 * old_right,
+        100.0 * new_right
+    );
+    for (i, feature) in Feature::ALL.iter().enumerate() {
+        println!(
+            "{:>16}  {:>9.4} logits  {:>6}",
+            feature.name(),
+            w[i],
+            (w[i] * scale).round()
+        );
+    }
+    let ints: Vec<String> = w
+        .iter()
+        .map(|x| format!("{}", (x * scale).round()))
+        .collect();
+    println!(
+        "pub const WEIGHTS: [Score; FEATURES] = [{}];",
+        ints.join(", ")
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") => run_gen(&args[1..]),
+        Some("accuracy") => run_accuracy(&args[1..]),
+        Some("fit") => run_fit(&args[1..]),
+        _ => Err("usage: tune gen|accuracy|fit [options] (see examples/tune/main.rs)".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
