@@ -2,7 +2,7 @@
 //! evaluation features ("Texel tuning" with exact labels), by Newton's method with a
 //! small ridge penalty, so that the fit is the unique optimum and repeatable.
 
-use konane::search::eval::{FEATURES, Feature, features};
+use konane::search::features::{FEATURES, Feature, features};
 use konane::with_position;
 
 use crate::data::Labelled;

@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use konane::rules::{BoardSize, Variant};
-use konane::search::eval::{FEATURES, Feature, WEIGHTS};
+use konane::search::features::{ENGINE_WEIGHTS, FEATURES, Feature};
 
 use accuracy::Budget;
 use data::Labelled;
@@ -201,7 +201,7 @@ fn run_fit(args: &[String]) -> Result<(), String> {
         }
     }
     let (train, check) = (fit::Samples::of(&train)?, fit::Samples::of(&check)?);
-    let old: [f64; FEATURES] = WEIGHTS.map(f64::from);
+    let old: [f64; FEATURES] = ENGINE_WEIGHTS.map(f64::from);
     let w = fit::fit(&train, ridge);
     // Centi-units: one jump more than the opponent (own minus their weight, halved)
     // is worth 100, as before.
@@ -237,7 +237,7 @@ fn run_fit(args: &[String]) -> Result<(), String> {
         .map(|x| format!("{}", (x * scale).round()))
         .collect();
     println!(
-        "pub const WEIGHTS: [Score; FEATURES] = [{}];",
+        "weights in the order of Feature::ALL: [{}]",
         ints.join(", ")
     );
     Ok(())

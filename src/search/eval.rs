@@ -1,108 +1,21 @@
 //! The static evaluation: who is better placed, from the side to move's point of view.
 //!
-//! Konane is lost by the side that runs out of moves, so the evaluation is about
-//! mobility, measured by a few features for each side (see [`Feature`]): the jumps it
-//! has, the stones that can jump, the jumps the opponent cannot take away at once
-//! ("safe"), the jumps that wait only for one of its own stones to move ("potential"),
-//! its stones that the opponent can capture now, and its stones with no enemy stone
-//! next to them (which cannot move until one arrives). The evaluation is a weighted sum
-//! of the features ([`WEIGHTS`]). `scripts/tune` fits the weights by logistic
-//! regression on positions labelled won or lost by the exact solver; a fit replaces
-//! the weights only once a match shows it plays better.
+//! Konane is lost by the side that runs out of moves, so the evaluation counts
+//! mobility: the moves the side to move has against the moves the opponent would have,
+//! and the stones of each side that can move at all. A side whose moves all belong to
+//! one or two stones is closer to running out than its move count says. Each term and
+//! weight was kept because a match showed it gains strength (see the commit history).
+//! More features, and the tool that fits weights to them, are in
+//! [`features`](super::features); none has yet beaten these two terms in play.
 
-use crate::rules::{Bitboard, Direction, MultiJump, Phase, Position};
+use crate::rules::{Bitboard, Phase, Position};
 
 use super::score::{MATE_BOUND, Score};
 
-/// The features the evaluation weighs, each counted for the side to move ("own") and
-/// for its opponent ("their"), as if each were to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Feature {
-    /// Jump moves (jump paths under the turning rule) of the side to move.
-    OwnJumps,
-    /// Jump moves the opponent would have.
-    TheirJumps,
-    /// Stones of the side to move that can jump.
-    OwnMovable,
-    /// Stones of the opponent that could jump.
-    TheirMovable,
-    /// First jumps of the side to move whose stone the opponent cannot capture now and
-    /// whose jumped stone cannot move away now.
-    OwnSafe,
-    /// The same for the opponent.
-    TheirSafe,
-    /// Jumps of the side to move blocked only by one of its own stones on the landing
-    /// square: they open when that stone moves.
-    OwnPotential,
-    /// The same for the opponent.
-    TheirPotential,
-    /// Stones of the side to move that the opponent could capture now.
-    OwnAttacked,
-    /// Stones of the opponent that the side to move can capture now.
-    TheirAttacked,
-    /// Stones of the side to move with no enemy stone next to them.
-    OwnIsolated,
-    /// Stones of the opponent with no stone of the side to move next to them.
-    TheirIsolated,
-    /// Always 1: the value of having the move.
-    Tempo,
-}
-
-/// Number of features.
-pub const FEATURES: usize = 13;
-
-impl Feature {
-    /// Every feature, in the order of [`Features`] and [`WEIGHTS`].
-    pub const ALL: [Feature; FEATURES] = [
-        Feature::OwnJumps,
-        Feature::TheirJumps,
-        Feature::OwnMovable,
-        Feature::TheirMovable,
-        Feature::OwnSafe,
-        Feature::TheirSafe,
-        Feature::OwnPotential,
-        Feature::TheirPotential,
-        Feature::OwnAttacked,
-        Feature::TheirAttacked,
-        Feature::OwnIsolated,
-        Feature::TheirIsolated,
-        Feature::Tempo,
-    ];
-
-    /// A short name, for tables and tuning output.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Feature::OwnJumps => "own jumps",
-            Feature::TheirJumps => "their jumps",
-            Feature::OwnMovable => "own movable",
-            Feature::TheirMovable => "their movable",
-            Feature::OwnSafe => "own safe",
-            Feature::TheirSafe => "their safe",
-            Feature::OwnPotential => "own potential",
-            Feature::TheirPotential => "their potential",
-            Feature::OwnAttacked => "own attacked",
-            Feature::TheirAttacked => "their attacked",
-            Feature::OwnIsolated => "own isolated",
-            Feature::TheirIsolated => "their isolated",
-            Feature::Tempo => "tempo",
-        }
-    }
-}
-
-/// The value of each feature of a position, in the order of [`Feature::ALL`].
-pub type Features = [i32; FEATURES];
-
-/// The weight of each feature, in the order of [`Feature::ALL`].
-///
-/// These are the two terms matches proved (100 a jump, 25 a stone that can jump, for
-/// each side). The other features are there to be fitted (`scripts/tune`), but the
-/// fitted weights have not yet beaten these in play: on 6x6 they gave
-/// `[108, -92, 114, -109, -50, 22, 45, -51, -64, 33, 51, -44, 220]` (held-out log loss
-/// 0.477 against 0.502), which scored 126-130 against these weights on 8x8 at 100 ms a
-/// move (256 games; the pair SPRT for +50 Elo accepted "no gain") and kept fewer 6x6
-/// wins at `go nodes 100000` (91.4% against 95.2%); see the README's accuracy table.
-pub const WEIGHTS: [Score; FEATURES] = [100, -100, 25, -25, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// Score of one move more than the opponent.
+pub const MOVE: Score = 100;
+/// Score of one more stone that can move than the opponent has.
+pub const MOVABLE_STONE: Score = 25;
 
 /// The evaluation and the terms it is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,12 +30,10 @@ pub struct Evaluation {
     pub own_movable: u32,
     /// Stones of the opponent that could jump.
     pub their_movable: u32,
-    /// The jump terms (both sides).
+    /// The move-count term.
     pub moves: Score,
-    /// The movable-stone terms (both sides).
+    /// The movable-stones term.
     pub movable: Score,
-    /// The features the total is made of.
-    pub features: Features,
     /// The sum, from the side to move's point of view.
     pub total: Score,
 }
@@ -131,216 +42,24 @@ pub struct Evaluation {
 #[inline]
 #[must_use]
 pub fn evaluate<B: Bitboard>(pos: &Position<B>) -> Evaluation {
-    let f = features(pos);
-    let term = |feature: Feature| WEIGHTS[feature as usize] * f[feature as usize];
-    let total: Score = WEIGHTS.iter().zip(f).map(|(w, x)| w * x).sum();
+    let side = pos.side_to_move();
+    let own = pos.mobility(side);
+    let theirs = pos.mobility(side.opponent());
     let own_moves = if pos.phase() == Phase::Jumping {
-        f[Feature::OwnJumps as usize] as u64
+        own.moves
     } else {
         pos.count_moves()
     };
+    let moves = (own.moves as Score - theirs.moves as Score) * MOVE;
+    let movable = (own.movable_stones as Score - theirs.movable_stones as Score) * MOVABLE_STONE;
     Evaluation {
         own_moves,
-        own_jumps: f[Feature::OwnJumps as usize] as u64,
-        their_moves: f[Feature::TheirJumps as usize] as u64,
-        own_movable: f[Feature::OwnMovable as usize] as u32,
-        their_movable: f[Feature::TheirMovable as usize] as u32,
-        moves: term(Feature::OwnJumps) + term(Feature::TheirJumps),
-        movable: term(Feature::OwnMovable) + term(Feature::TheirMovable),
-        features: f,
-        total: total.clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-    }
-}
-
-/// What one side's stones can do, direction by direction.
-struct Side<B> {
-    /// Per direction, the stones that can jump that way now.
-    open: [B; 4],
-    /// Stones that can jump.
-    movable: B,
-    /// Enemy stones this side can capture now.
-    targets: B,
-    /// Stones with an enemy stone next to them.
-    in_contact: B,
-    /// Jumps blocked only by an own stone on the landing square.
-    potential: u32,
-}
-
-impl<B: Bitboard> Side<B> {
-    /// The lanes of the side with stones `own` against `enemy` on `pos`'s board.
-    #[inline(always)]
-    fn new(pos: &Position<B>, own: B, enemy: B) -> Side<B> {
-        let geo = pos.geometry();
-        let empty = pos.empty();
-        let mut side = Side {
-            open: [B::EMPTY; 4],
-            movable: B::EMPTY,
-            targets: B::EMPTY,
-            in_contact: B::EMPTY,
-            potential: 0,
-        };
-        for dir in Direction::ALL {
-            let step = geo.step(dir);
-            let from = geo.jump_from(dir);
-            let facing = own & enemy.shifted(-step);
-            let open = from & facing & empty.shifted(-2 * step);
-            side.open[dir.index()] = open;
-            side.movable |= open;
-            side.targets |= open.shifted(step);
-            side.potential += (from & facing & own.shifted(-2 * step)).count();
-            // Squares with a neighbour that way: those with two squares of room, and
-            // the ones a step further (no wrap-around from one rank to the next).
-            side.in_contact |= facing & (from | from.shifted(step));
-        }
-        side
-    }
-
-    /// Jump moves along the lanes under the straight rule: each open stone jumps once,
-    /// and again as long as the lane stays open beyond its landing square.
-    #[inline(always)]
-    fn straight_jumps(&self, pos: &Position<B>, own: B, enemy: B) -> u64 {
-        let geo = pos.geometry();
-        let empty = pos.empty();
-        let mut total = 0u64;
-        for dir in Direction::ALL {
-            let step = geo.step(dir);
-            let lane = geo.jump_from(dir) & enemy.shifted(-step) & empty.shifted(-2 * step);
-            let mut stones = own & lane;
-            while !stones.is_empty() {
-                total += u64::from(stones.count());
-                stones = stones.shifted(2 * step) & lane;
-            }
-        }
-        total
-    }
-
-    /// First jumps that the opponent cannot take away with its next move: the jumping
-    /// stone is not among its `threatened` stones and the jumped stone cannot move.
-    #[inline(always)]
-    fn safe(&self, pos: &Position<B>, threatened: B, enemy_movable: B) -> u32 {
-        let geo = pos.geometry();
-        Direction::ALL
-            .iter()
-            .map(|&dir| {
-                let step = geo.step(dir);
-                (self.open[dir.index()] & !threatened & !enemy_movable.shifted(-step)).count()
-            })
-            .sum()
-    }
-}
-
-/// The features of `pos`, in the order of [`Feature::ALL`].
-#[inline]
-#[must_use]
-pub fn features<B: Bitboard>(pos: &Position<B>) -> Features {
-    let colour = pos.side_to_move();
-    let own = pos.stones(colour);
-    let their = pos.stones(colour.opponent());
-    let us = Side::new(pos, own, their);
-    let them = Side::new(pos, their, own);
-    let (own_jumps, their_jumps) = match pos.variant().multi_jump {
-        MultiJump::Straight => (
-            us.straight_jumps(pos, own, their),
-            them.straight_jumps(pos, their, own),
-        ),
-        MultiJump::Turning => (pos.count_jumps(colour), pos.count_jumps(colour.opponent())),
-    };
-    let count = |n: u64| i32::try_from(n).unwrap_or(i32::MAX);
-    [
-        count(own_jumps),
-        count(their_jumps),
-        us.movable.count() as i32,
-        them.movable.count() as i32,
-        us.safe(pos, them.targets, them.movable) as i32,
-        them.safe(pos, us.targets, us.movable) as i32,
-        us.potential as i32,
-        them.potential as i32,
-        them.targets.count() as i32,
-        us.targets.count() as i32,
-        (own & !us.in_contact).count() as i32,
-        (their & !them.in_contact).count() as i32,
-        1,
-    ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::{AnyPosition, MultiJump, Opening};
-    use crate::with_position;
-
-    fn features_of(text: &str) -> Features {
-        let pos = AnyPosition::from_text(text, Opening::Diagonal, MultiJump::Straight)
-            .expect("test positions are legal");
-        with_position!(pos, p => features(&p))
-    }
-
-    fn get(f: &Features, feature: Feature) -> i32 {
-        f[feature as usize]
-    }
-
-    #[test]
-    fn jumps_and_movable_stones_agree_with_move_generation() {
-        for text in [
-            "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbw1wb/bwb1b1bw/wbwb2wb/bwbw1wbw/wbwbwbwb b",
-            "2bwbwbw/2wbwbwb/b1b2wbw/2w2bwb/1w1wbwbw/1b1bwbwb/5wbw/w3w2b b",
-            "bwb2w1w/wbwbw3/bwbwbwb1/wbwb3b/bw1w4/4w3/bwb1bwb1/wbw2b2 w",
-        ] {
-            let pos = AnyPosition::from_text(text, Opening::Diagonal, MultiJump::Straight)
-                .expect("test positions are legal");
-            with_position!(pos, p => {
-                let f = features(&p);
-                let side = p.side_to_move();
-                let own = p.mobility(side);
-                let theirs = p.mobility(side.opponent());
-                assert_eq!(get(&f, Feature::OwnJumps) as u64, own.moves, "{text}");
-                assert_eq!(get(&f, Feature::TheirJumps) as u64, theirs.moves, "{text}");
-                assert_eq!(get(&f, Feature::OwnMovable) as u32, own.movable_stones, "{text}");
-                assert_eq!(get(&f, Feature::TheirMovable) as u32, theirs.movable_stones, "{text}");
-            });
-        }
-    }
-
-    #[test]
-    fn a_jump_waiting_for_an_own_stone_to_move_is_potential() {
-        // White to move: a1 and c1 face black b1, each with the other on its landing
-        // square. Black b1 can jump c1 to d1; black a6 touches no white stone.
-        let f = features_of("b5/6/6/6/6/wbw3 w");
-        assert_eq!(get(&f, Feature::OwnPotential), 2);
-        assert_eq!(get(&f, Feature::OwnJumps), 0);
-        assert_eq!(get(&f, Feature::TheirJumps), 1);
-        assert_eq!(get(&f, Feature::OwnAttacked), 1, "black can capture c1");
-        assert_eq!(get(&f, Feature::TheirAttacked), 0);
-        assert_eq!(
-            get(&f, Feature::TheirSafe),
-            1,
-            "white can neither capture b1 nor move c1"
-        );
-        assert_eq!(get(&f, Feature::TheirIsolated), 1, "a6");
-        assert_eq!(get(&f, Feature::OwnIsolated), 0);
-        assert_eq!(get(&f, Feature::Tempo), 1);
-    }
-
-    #[test]
-    fn a_jump_the_opponent_can_answer_is_not_safe() {
-        // Black to move: b1 can jump white c1 to d1, but c1 can itself jump b1 to a1:
-        // not safe. Black f1 jumps white e1 to d1, and e1 can jump nothing (beyond f1
-        // is off the board): safe.
-        let f = features_of("6/6/6/6/6/1bw1wb b");
-        assert_eq!(get(&f, Feature::OwnJumps), 2);
-        assert_eq!(get(&f, Feature::OwnSafe), 1);
-        assert_eq!(get(&f, Feature::OwnAttacked), 1, "white c1 can capture b1");
-    }
-
-    #[test]
-    fn the_total_is_the_weighted_sum() {
-        let text = "2bwbwbw/2wbwbwb/b1b2wbw/2w2bwb/1w1wbwbw/1b1bwbwb/5wbw/w3w2b b";
-        let pos = AnyPosition::from_text(text, Opening::Diagonal, MultiJump::Straight)
-            .expect("test position is legal");
-        with_position!(pos, p => {
-            let e = evaluate(&p);
-            let sum: Score = WEIGHTS.iter().zip(e.features).map(|(w, x)| w * x).sum();
-            assert_eq!(e.total, sum);
-        });
+        own_jumps: own.moves,
+        their_moves: theirs.moves,
+        own_movable: own.movable_stones,
+        their_movable: theirs.movable_stones,
+        moves,
+        movable,
+        total: (moves + movable).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
     }
 }

@@ -5,6 +5,7 @@ mod alphabeta;
 mod control;
 mod endgame;
 pub mod eval;
+pub mod features;
 mod ordering;
 mod root;
 pub mod score;
