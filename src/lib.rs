@@ -5,10 +5,12 @@
 //! - [`engine`]: the searcher thread and its channels.
 //! - [`protocol`]: the UGI/UCI text protocol and the session.
 //! - [`referee`]: engine-vs-engine matches judged with the rules.
+//! - [`gui`]: the web GUI served by `konane-gui`.
 //! - [`bench`]: fixed work for measuring speed.
 
 pub mod bench;
 pub mod engine;
+pub mod gui;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
