@@ -76,19 +76,6 @@ fn assert_shows(page: &Value, position: &AnyPosition, when: &str) {
     assert_eq!(page["squares"], stones(position), "{when}: the board drawn");
 }
 
-/// The squares named in a move text (`e4c4` -> e4, c4).
-fn squares_of(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for c in text.chars() {
-        if c.is_ascii_lowercase() {
-            out.push(c.to_string());
-        } else if let Some(last) = out.last_mut() {
-            last.push(c);
-        }
-    }
-    out
-}
-
 async fn read(browser: &Browser) -> Value {
     browser.eval(READ_PAGE, Vec::new()).await
 }

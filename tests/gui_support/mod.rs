@@ -1,6 +1,9 @@
 //! What the browser tests share: the `konane-gui` server and a headless Chromium
 //! driven through WebDriver (chromedriver).
 
+// Each test file includes this module and uses a part of it.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -117,6 +120,19 @@ pub fn parent_and_state(pid: u32) -> Option<(u32, char)> {
     let mut fields = after.split_whitespace();
     let state = fields.next()?.chars().next()?;
     Some((fields.next()?.parse().ok()?, state))
+}
+
+/// The squares named in a move text (`e4c4` -> e4, c4).
+pub fn squares_of(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in text.chars() {
+        if c.is_ascii_lowercase() {
+            out.push(c.to_string());
+        } else if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out
 }
 
 fn find_program(names: &[&str]) -> Option<PathBuf> {
@@ -241,6 +257,21 @@ impl Browser {
             .select_by_value(value)
             .await
             .unwrap_or_else(|e| panic!("cannot choose {value} in {css}: {e}"));
+    }
+
+    /// Enters `text` as a person does: a click on the stone, then on its landing square.
+    pub async fn click_move(&self, text: &str) {
+        let squares = squares_of(text);
+        self.click(&format!("rect[data-sq='{}']", squares[0])).await;
+        if let Some(last) = squares.get(1..).and_then(<[String]>::last) {
+            self.click(&format!("rect[data-sq='{last}']")).await;
+        }
+    }
+
+    /// Saves a screenshot of the window as a PNG.
+    pub async fn screenshot(&self, path: &Path) {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        std::fs::write(path, png).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 
     /// Ends the browser session (the driver ends when dropped).

@@ -56,7 +56,12 @@ const handlers = {
     const plyChanged = !state || state.ply !== m.ply || state.position !== m.position;
     state = m;
     received = performance.now();
-    if (plyChanged) { selected = null; verdicts = null; $("verdicts").textContent = ""; $("solve-status").textContent = ""; }
+    if (plyChanged) {
+      selected = null;
+      verdicts = null;
+      lines = new Map();
+      for (const id of ["verdicts", "solve-status", "pv-lines", "search-line"]) $(id).textContent = "";
+    }
     render();
   },
   info(m) { showInfo(m); },
