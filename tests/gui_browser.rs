@@ -135,14 +135,7 @@ async fn play_a_whole_game(browser: &Browser) -> Vec<String> {
         // Vary the choice, so the game is not always the same line.
         let choice = &legal[(turn * 7) % legal.len()];
         turn += 1;
-        let squares = squares_of(choice);
-        browser
-            .click(&format!("rect[data-sq='{}']", squares[0]))
-            .await;
-        if squares.len() > 1 {
-            let last = squares.last().expect("a jump has a landing square");
-            browser.click(&format!("rect[data-sq='{last}']")).await;
-        }
+        browser.click_move(choice).await;
         let played = moves.len() + 1;
         let script = format!("return document.querySelectorAll('#moves li').length >= {played};");
         browser.wait_for("the move to be played", &script).await;
