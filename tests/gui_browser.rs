@@ -261,17 +261,7 @@ fn a_person_plays_a_whole_game_in_the_browser() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
         let browser = Browser::start(1200, 900).await;
-        browser
-            .client
-            .goto(&server.url)
-            .await
-            .expect("the page opens");
-        browser
-            .wait_for(
-                "the connection",
-                "return document.body.dataset.connected === 'true';",
-            )
-            .await;
+        browser.open(&server.url).await;
         let moves = play_a_whole_game(&browser).await;
         let page = read(&browser).await;
         let status = page["status"].as_str().expect("text");

@@ -79,10 +79,7 @@ fn screenshots_for_the_readme() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
         let browser = Browser::start(1280, 1000).await;
-        browser.client.goto(&server.url).await.expect("the page opens");
-        browser
-            .wait_for("the connection", "return document.body.dataset.connected === 'true';")
-            .await;
+        browser.open(&server.url).await;
 
         new_game(&browser, "8", "0", "0.5").await;
         person_plays(&browser, 9, 3).await;

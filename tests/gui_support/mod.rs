@@ -216,6 +216,16 @@ impl Browser {
         }
     }
 
+    /// Opens the page at `url` and waits until it is connected to the server.
+    pub async fn open(&self, url: &str) {
+        self.client.goto(url).await.expect("the page opens");
+        self.wait_for(
+            "the connection",
+            "return document.body.dataset.connected === 'true';",
+        )
+        .await;
+    }
+
     /// Runs `script` in the page and returns its value.
     pub async fn eval(&self, script: &str, args: Vec<Value>) -> Value {
         self.client

@@ -11,17 +11,20 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::board::{self, MoveInfo};
-use super::info::{EngineOption, Score, SearchInfo, StrengthControl, parse_info};
-use super::intent::{self, Intent, Limit, MAX_MULTIPV, NewGame};
-use super::live::{GoLine, Job, LiveEngine, Report, Reports};
-use super::records::{self, ExportedGame, ImportedGame};
-use super::solve::SolveJob;
+use crate::gui::board::{self, MoveInfo};
+
+use crate::gui::info::{EngineOption, Score, SearchInfo, StrengthControl, parse_info};
+use crate::gui::intent::{self, Intent, Limit, MAX_MULTIPV, NewGame};
+use crate::gui::live::{GoLine, Job, LiveEngine, Report, Reports};
+use crate::gui::records::{self, ExportedGame, ImportedGame};
+use crate::gui::solve::SolveJob;
 use crate::referee::clock::Clock;
 use crate::referee::protocol::{self, ClockReading, EngineLine, GoLimits};
 use crate::rules::{AnyPosition, BoardSize, Color, Variant};
 
-use super::cli::EngineChoice;
+use crate::gui::cli::EngineChoice;
+
+mod view;
 
 /// How late a `bestmove` may come on a clock before the engine loses on time.
 const CLOCK_MARGIN: Duration = Duration::from_millis(500);
@@ -576,18 +579,7 @@ impl Session {
             if let Some(mut job) = self.solve.take_if(|job| job.serial() == serial) {
                 if let Some(progress) = job.on_line(text) {
                     out.push(message("solve", progress));
-                    if let Some((serial, extra, go)) = job.next_job(self.serial + 1) {
-                        self.serial = serial;
-                        let position = self.position_command(job.ply(), Some(&extra));
-                        self.send(
-                            ANALYST,
-                            Job::Go {
-                                serial,
-                                position,
-                                go,
-                            },
-                        );
-                    } else {
+                    if !self.next_proof(&mut job) {
                         out.push(self.state());
                         return out;
                     }
@@ -744,10 +736,10 @@ impl Session {
             return Err(format!("there is no engine {choice}"));
         }
         let position = self.position_at(self.cursor);
-        if !super::solve::can_solve(&position) {
+        if !crate::gui::solve::can_solve(&position) {
             return Err(format!(
                 "the solver is offered on positions with at most {} stones",
-                super::solve::MAX_STONES
+                crate::gui::solve::MAX_STONES
             ));
         }
         self.analysis = None;
@@ -763,20 +755,28 @@ impl Session {
         }
         let mut job = SolveJob::new(self.cursor, &position);
         out.push(message("solve", job.progress()));
-        if let Some((serial, extra, go)) = job.next_job(self.serial + 1) {
-            self.serial = serial;
-            let position = self.position_command(self.cursor, Some(&extra));
-            self.send(
-                ANALYST,
-                Job::Go {
-                    serial,
-                    position,
-                    go,
-                },
-            );
+        if self.next_proof(&mut job) {
             self.solve = Some(job);
         }
         Ok(())
+    }
+
+    /// Sends the solve's next proof to the analyst; false when every move is done.
+    fn next_proof(&mut self, job: &mut SolveJob) -> bool {
+        let Some((serial, extra, go)) = job.next_job(self.serial + 1) else {
+            return false;
+        };
+        self.serial = serial;
+        let position = self.position_command(job.ply(), Some(&extra));
+        self.send(
+            ANALYST,
+            Job::Go {
+                serial,
+                position,
+                go,
+            },
+        );
+        true
     }
 
     fn import(&mut self, text: &str, out: &mut Vec<String>) -> Result<(), String> {
@@ -802,8 +802,7 @@ impl Session {
         };
         self.set_game(game.variant, start, game.start.clone());
         for text in &game.moves {
-            let info = board::play(&mut self.end.clone(), text).map_err(|e| e.to_string())?;
-            board::play(&mut self.end, text).map_err(|e| e.to_string())?;
+            let info = board::play(&mut self.end, text).map_err(|e| e.to_string())?;
             self.moves.push(Played { info, ms: 0 });
             self.scores.push(None);
         }
@@ -870,84 +869,6 @@ impl Session {
             return vec![self.state()];
         }
         Vec::new()
-    }
-
-    /// The whole state the page draws.
-    #[must_use]
-    pub fn state(&self) -> String {
-        let shown = self.position_at(self.cursor);
-        let side = shown.side_to_move();
-        let at_end = self.cursor == self.moves.len();
-        let person_to_move = at_end
-            && self.over.is_none()
-            && self.players[self.end.side_to_move().index()].is_none();
-        let legal = if person_to_move {
-            board::legal_moves(&shown)
-        } else {
-            Vec::new()
-        };
-        let mut mover = self.start.side_to_move();
-        let moves: Vec<Value> = self
-            .moves
-            .iter()
-            .map(|m| {
-                let v = json!({ "text": m.info.text, "path": m.info.path, "side": board::side_name(mover), "ms": m.ms });
-                mover = mover.opponent();
-                v
-            })
-            .collect();
-        let players: Vec<Value> = [Color::Black, Color::White]
-            .iter()
-            .map(|&c| {
-                let engine = self.players[c.index()];
-                json!({
-                    "name": engine.map_or("person".to_string(), |e| self.engines[e].choice.name.clone()),
-                    "engine": engine,
-                    "level": self.levels[c.index()],
-                })
-            })
-            .collect();
-        let clocks = self.clocks.map(|c| {
-            let running = (self.over.is_none()).then(|| self.end.side_to_move());
-            let left = |side: Color| {
-                let mut left = c[side.index()].remaining();
-                if running == Some(side) {
-                    left = left.saturating_sub(self.turn_started.elapsed());
-                }
-                u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
-            };
-            json!({
-                "black_ms": left(Color::Black),
-                "white_ms": left(Color::White),
-                "running": running.map(board::side_name),
-            })
-        });
-        let size = self.variant.size;
-        message(
-            "state",
-            json!({
-                "board": { "width": size.width(), "height": size.height(),
-                           "opening": self.variant.opening.to_string(),
-                           "multijump": self.variant.multi_jump.to_string() },
-                "rows": board::rows(&shown),
-                "position": shown.to_string(),
-                "side": board::side_name(side),
-                "phase": board::phase_name(shown.phase()),
-                "ply": self.cursor,
-                "moves": moves,
-                "legal": legal,
-                "players": players,
-                "clocks": clocks,
-                "over": self.over.as_ref().map(|(w, why, _)| json!({ "winner": board::side_name(*w), "reason": why })),
-                "thinking": self.thinking.as_ref().map(|t| board::side_name(t.side)),
-                "scores": self.scores,
-                "notice": self.notice,
-                "analysing": self.analysis.is_some(),
-                "solving": self.solve.is_some(),
-                "can_solve": super::solve::can_solve(&shown),
-                "failed": self.slots.iter().any(|s| matches!(s, Slot::Failed)),
-            }),
-        )
     }
 }
 
