@@ -104,6 +104,9 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/ws", get(websocket))
         .fallback(|| async { refuse(StatusCode::NOT_FOUND, "not found") })
+        .method_not_allowed_fallback(|| async {
+            refuse(StatusCode::METHOD_NOT_ALLOWED, "only GET is served")
+        })
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
