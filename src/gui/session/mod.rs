@@ -310,7 +310,9 @@ impl Session {
         self.scores = vec![None];
         self.over = None;
         self.notice = None;
+        // A clock limit always comes with clocks: both are set again together.
         self.clocks = None;
+        self.limit = Limit::Movetime(Duration::from_secs(1));
         self.players = [None, None];
         self.turn_started = Instant::now();
     }
