@@ -300,3 +300,75 @@ fn a_person_plays_a_whole_game_in_the_browser() {
         browser.close().await;
     });
 }
+
+/// An engine that announces `Skill Level` and writes every line it gets to a file.
+const SKILLED_ENGINE: &str = r#"#!/bin/sh
+while read -r line; do
+  echo "$line" >> "$1"
+  case "$line" in
+    ugi|uci) echo "id name skilled"
+             echo "option name Skill Level type spin default 20 min 0 max 20"
+             echo "${line}ok" ;;
+    isready) echo readyok ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+#[test]
+fn a_person_can_turn_an_engine_down_when_it_offers_levels() {
+    let dir = std::env::temp_dir().join(format!("konane-gui-skill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let script = dir.join("skilled.sh");
+    let log = dir.join("input.log");
+    std::fs::write(&script, SKILLED_ENGINE).expect("the script");
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .expect("chmod");
+    let engine = [
+        "-engine".to_string(),
+        format!("cmd={}", script.display()),
+        "name=skilled".to_string(),
+        format!("arg={}", log.display()),
+    ];
+    let args: Vec<&str> = engine.iter().map(String::as_str).collect();
+    let server = Server::start(&args);
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let browser = Browser::start(1200, 900).await;
+        browser.open(&server.url).await;
+        browser.select("#black-player", "").await;
+        browser.select("#white-player", "0").await;
+        let shown = browser
+            .eval(
+                "return !document.getElementById('white-level-label').hidden && document.getElementById('white-level').options.length;",
+                Vec::new(),
+            )
+            .await;
+        assert_eq!(shown, json!(21), "levels 20 down to 0 are offered");
+        browser.select("#white-level", "5").await;
+        browser.select("#width", "4").await;
+        browser.select("#height", "4").await;
+        browser.click("#new").await;
+        browser
+            .wait_for(
+                "the 4x4 game",
+                "return document.getElementById('board').dataset.position === 'bwbw/wbwb/bwbw/wbwb b';",
+            )
+            .await;
+        browser.click_move("a4").await;
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let sent = std::fs::read_to_string(&log).unwrap_or_default();
+            if sent.contains("setoption name Skill Level value 5") {
+                break;
+            }
+            assert!(std::time::Instant::now() < until, "no level was sent: {sent}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        browser.close().await;
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
