@@ -6,11 +6,13 @@
 //! - [`protocol`]: the UGI/UCI text protocol and the session.
 //! - [`client`]: driving an engine process (for the referee and GUIs).
 //! - [`referee`]: engine-vs-engine matches judged with the rules.
+//! - [`gui`]: the web GUI served by `konane-gui`.
 //! - [`bench`]: fixed work for measuring speed.
 
 pub mod bench;
 pub mod client;
 pub mod engine;
+pub mod gui;
 pub mod protocol;
 pub mod referee;
 pub mod rules;

@@ -295,13 +295,15 @@ pub fn players(standings: &Standings) -> (Vec<PlayerJson>, FirstPlayerJson) {
     (players, first)
 }
 
-/// The variant named in `info`.
-pub fn variant(info: &RunInfo) -> Result<Variant, String> {
-    Ok(Variant {
-        size: info.board.parse().map_err(|e| format!("{e}"))?,
-        opening: info.opening.parse().map_err(|e| format!("{e}"))?,
-        multi_jump: info.multijump.parse().map_err(|e| format!("{e}"))?,
-    })
+impl RunInfo {
+    /// The variant these settings name.
+    pub fn variant(&self) -> Result<Variant, String> {
+        Ok(Variant {
+            size: self.board.parse().map_err(|e| format!("{e}"))?,
+            opening: self.opening.parse().map_err(|e| format!("{e}"))?,
+            multi_jump: self.multijump.parse().map_err(|e| format!("{e}"))?,
+        })
+    }
 }
 
 /// Writes a file whole and safely (see [`output`]), so an interrupted write never

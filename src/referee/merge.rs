@@ -67,7 +67,7 @@ pub fn merge(config: &MergeConfig, out: &mut dyn Write) -> Result<Summary, RunEr
         }
     }
     if let Some(path) = &config.pgn_out {
-        let variant = json::variant(&info).map_err(RunError::Variant)?;
+        let variant = info.variant().map_err(RunError::Variant)?;
         write_pgn(path, &records, variant)?;
     }
     let complete = records.len() as u64 == info.scheduled_games;

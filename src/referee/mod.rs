@@ -20,7 +20,7 @@ mod json;
 mod merge;
 mod openings;
 mod output;
-mod pgn;
+pub mod pgn;
 mod report;
 mod runner;
 mod schedule;
@@ -31,6 +31,7 @@ pub mod stats;
 mod worker;
 
 pub use cli::{CliError, Invocation, USAGE, parse as parse_command_line};
+pub use clock::Clock;
 pub use config::{
     Config, MergeConfig, OpeningOrder, OpeningsConfig, Shard, SprtConfig, SprtModel, Timeouts,
     TournamentKind,
