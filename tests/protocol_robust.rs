@@ -180,11 +180,14 @@ fn stop_ends_a_solve_and_its_fallback_search_at_once() {
     );
 }
 
+/// Sixty-four search threads on a machine with few cores crowd out the thread that
+/// answers, so the bound means something only on an otherwise idle machine.
 #[test]
+#[ignore = "needs an idle machine: see tests/README.md"]
 fn stop_is_answered_at_once_with_64_threads() {
     let took = answer_time(64, "go infinite", Some(Duration::from_millis(500)));
     assert!(
-        took < Duration::from_millis(700),
+        took < Duration::from_millis(100),
         "bestmove {took:?} after stop"
     );
 }

@@ -206,7 +206,12 @@ impl<W: Write> Session<W> {
         if let Some(busy) = self.busy.take()
             && busy.timed
         {
-            self.overhead.finish_move(busy.control.clock_elapsed());
+            // Time past the deadline was not planned either (the process was not
+            // running, most likely): it counts as lag, like the time the GUI saw and
+            // the engine did not.
+            let own = busy.control.clock_elapsed();
+            self.overhead
+                .finish_move(busy.due.map_or(own, |due| own.min(due)));
         }
     }
 

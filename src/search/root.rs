@@ -164,8 +164,12 @@ impl<B: Bitboard> Root<'_, '_, B> {
             return false;
         }
         let elapsed = control.clock_elapsed();
+        // A fixed time per move (soft deadline equal to the hard one) is spent in full:
+        // time saved there is not kept for later, and an unfinished iteration can still
+        // find a better move. On a clock, an iteration that cannot end is time lost.
+        let on_clock = self.budget.soft != self.budget.hard;
         self.budget.soft.is_some_and(|soft| elapsed >= soft)
-            || !worth_starting(elapsed, last, before_last, self.budget.hard)
+            || (on_clock && !worth_starting(elapsed, last, before_last, self.budget.hard))
     }
 
     /// Searches line `line` (the moves from `line` on) to `depth` with an aspiration

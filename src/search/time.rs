@@ -159,7 +159,8 @@ impl OverheadLearner {
         self.last = Some((remaining, increment, None));
     }
 
-    /// The move asked for last was played after `own` by the engine's own clock.
+    /// The move asked for last was played after `own` by the engine's own clock (or
+    /// planned to take `own`: time beyond the plan is then learned as lag too).
     pub fn finish_move(&mut self, own: Duration) {
         if let Some(last) = &mut self.last {
             last.2 = Some(own);
