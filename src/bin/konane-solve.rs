@@ -182,24 +182,8 @@ fn setup(o: &Options) -> Result<AnyPosition, Failure> {
 /// other player's turn. Only for the jumping phase (in the opening, whose turn it is
 /// follows from the empty squares).
 fn pass(pos: AnyPosition) -> Result<AnyPosition, Failure> {
-    if pos.phase() != Phase::Jumping {
-        return Err(usage(
-            "--side: the side to move can be set only in the jumping phase",
-        ));
-    }
-    Ok(with_position!(pos, p => AnyPosition::from(passed(p))))
-}
-
-/// The position text refuses two empty squares with white to move (no game reaches
-/// it), so the turn is passed by playing three loops that move no stone and whose
-/// flips cancel out: `{b}`, `{c}`, then `{b, c}`. Boards have at least four squares.
-fn passed<B: Bitboard>(p: Position<B>) -> Position<B> {
-    let mut q = p;
-    let (a, b, c) = (0, 1, 2);
-    q.play_unchecked(Move::jump(a, a, B::single(b)));
-    q.play_unchecked(Move::jump(a, a, B::single(c)));
-    q.play_unchecked(Move::jump(a, a, B::single(b) | B::single(c)));
-    q
+    with_position!(pos, p => p.with_other_side_to_move().map(AnyPosition::from))
+        .ok_or_else(|| usage("--side: the side to move can be set only in the jumping phase"))
 }
 
 fn new_solver(o: &Options) -> Solver {

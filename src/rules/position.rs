@@ -124,6 +124,16 @@ impl<B: Bitboard> Position<B> {
         Ok(Position::new_unchecked(geo, occupied, side))
     }
 
+    /// The same stones with the other side to move, for asking who wins when the other
+    /// player starts (a game's outcome class), or `None` outside the jumping phase, where
+    /// the empty squares decide whose turn it is. With two empty squares and white to
+    /// move, the result is a position no game reaches; play from it follows the rules.
+    #[must_use]
+    pub fn with_other_side_to_move(&self) -> Option<Position<B>> {
+        (self.phase() == Phase::Jumping)
+            .then(|| Position::new_unchecked(self.geo, self.occupied, self.side.opponent()))
+    }
+
     fn check_first_removal(geo: &Geometry<B>, gap: usize) -> Result<(), ImpossiblePosition> {
         if geo.first_removals().has(gap) {
             Ok(())
@@ -271,5 +281,30 @@ impl<B: Bitboard> Eq for Position<B> {}
 impl<B: Bitboard> fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} [{}])", self, self.variant())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{AnyPosition, Color, Variant};
+    use crate::with_position;
+
+    #[test]
+    fn the_other_side_to_move_is_given_only_in_the_jumping_phase() {
+        let mut pos = AnyPosition::start(Variant::default());
+        with_position!(pos.clone(), p => assert!(p.with_other_side_to_move().is_none()));
+        pos.play_text("d5").expect("a legal removal");
+        with_position!(pos.clone(), p => assert!(p.with_other_side_to_move().is_none()));
+        pos.play_text("d4").expect("a legal removal");
+        with_position!(pos, p => {
+            let q = p.with_other_side_to_move().expect("two gaps: the jumping phase");
+            assert_eq!(q.side_to_move(), Color::White);
+            assert_eq!(q.occupied(), p.occupied());
+            assert_eq!(q.hash(), q.compute_hash());
+            assert_ne!(q.hash(), p.hash());
+            let back = q.with_other_side_to_move().expect("still the jumping phase");
+            assert_eq!(back.side_to_move(), Color::Black);
+            assert_eq!(back.hash(), p.hash());
+        });
     }
 }

@@ -9,7 +9,7 @@
 //! above the frontier for the verdict and the proven line. The cost is the table the
 //! jobs no longer share: transpositions between two shards' subtrees are proven twice.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -135,7 +135,7 @@ fn list(numbers: &[u32]) -> String {
 pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, SplitError> {
     let mut level = vec![*root];
     for _ in 0..plies {
-        let mut seen = HashMap::new();
+        let mut seen = HashSet::new();
         let mut next = Vec::new();
         for pos in &level {
             for m in pos.legal_move_texts() {
@@ -143,7 +143,7 @@ pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, Spli
                 child
                     .play_text(&m)
                     .expect("a generated move is legal in its position");
-                if seen.insert(child.to_string(), ()).is_none() {
+                if seen.insert(child.to_string()) {
                     next.push(child);
                     if next.len() > MAX_FRONTIER {
                         return Err(SplitError::FrontierTooLarge { plies });
