@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use konane::rules::{AnyPosition, Bitboard, BoardSize, Color, Move, Phase, Position, Variant};
+use konane::rules::{AnyPosition, BoardSize, Color, Variant};
 use konane::search::solver::split::{self, Part, Shard};
 use konane::search::solver::{SolveLimits, SolveProgress, Solver};
 use konane::with_position;

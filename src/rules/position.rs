@@ -292,9 +292,9 @@ mod tests {
     #[test]
     fn the_other_side_to_move_is_given_only_in_the_jumping_phase() {
         let mut pos = AnyPosition::start(Variant::default());
-        with_position!(pos.clone(), p => assert!(p.with_other_side_to_move().is_none()));
+        with_position!(pos, p => assert!(p.with_other_side_to_move().is_none()));
         pos.play_text("d5").expect("a legal removal");
-        with_position!(pos.clone(), p => assert!(p.with_other_side_to_move().is_none()));
+        with_position!(pos, p => assert!(p.with_other_side_to_move().is_none()));
         pos.play_text("d4").expect("a legal removal");
         with_position!(pos, p => {
             let q = p.with_other_side_to_move().expect("two gaps: the jumping phase");
