@@ -69,20 +69,32 @@ fn a_closed_output_ends_a_long_job_at_once() {
     closed_output_ends(&format!("{big}go solve\n"));
 }
 
-#[test]
-fn the_largest_common_table_is_ready_at_once() {
+/// Sets `option` to 4096 MB and checks that `readyok` comes well within a match
+/// runner's start-up wait, then that `job` still runs on the new table.
+fn a_4096_mb_table_is_ready_at_once(option: &str, job: &str) {
     let mut engine = Engine::start();
     engine.sync();
     let started = Instant::now();
-    engine.silent("setoption name Hash value 4096");
+    engine.silent(&format!("setoption name {option} value 4096"));
     engine.sync();
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(5), "readyok after {took:?}");
-    // The table works: a search fills some of it.
-    engine.send("go depth 8");
+    assert!(took < Duration::from_secs(5), "{option}: readyok after {took:?}");
+    engine.silent("setoption name BoardSize value 4x4");
+    engine.send("position startpos");
+    engine.send(job);
     engine.until_bestmove();
     engine.silent("setoption name Clear Hash");
     engine.sync();
+}
+
+#[test]
+fn the_largest_common_table_is_ready_at_once() {
+    a_4096_mb_table_is_ready_at_once("Hash", "go depth 8");
+}
+
+#[test]
+fn the_largest_common_solver_table_is_ready_at_once() {
+    a_4096_mb_table_is_ready_at_once("SolverHash", "go solve");
 }
 
 #[test]

@@ -13,6 +13,7 @@ pub mod skill;
 pub mod solver;
 pub mod time;
 mod tt;
+mod zeroed;
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

@@ -22,11 +22,10 @@
 //! operating system can hand out its pages lazily: a table of gigabytes is ready at
 //! once, and clearing it is a fresh allocation rather than a pass over every byte.
 
-use std::alloc::Layout;
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::score::Score;
+use super::zeroed::{Zeroable, ZeroedSlice};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,73 +101,12 @@ fn depth_of(data: u64) -> u8 {
     (data >> 8) as u8
 }
 
-/// Buckets in memory that was zeroed when it was allocated.
-struct Buckets {
-    /// The allocation, as made.
-    base: NonNull<u8>,
-    layout: Layout,
-    /// The first bucket: `base` rounded up to a cache line.
-    first: NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: `Buckets` owns its allocation like a `Vec<Bucket>`, and `Bucket` (atomics
-// only) is `Send` and `Sync`.
-unsafe impl Send for Buckets {}
-// SAFETY: as above; shared access only hands out `&[Bucket]`.
-unsafe impl Sync for Buckets {}
-
-impl Buckets {
-    /// `len` (at least 1) empty buckets. The allocation is asked for with the
-    /// allocator's ordinary alignment and aligned here by hand: an over-aligned zeroed
-    /// allocation is zeroed byte by byte, an ordinary one comes as fresh zero pages.
-    fn zeroed(len: usize) -> Buckets {
-        let len = len.max(1);
-        let align = std::mem::align_of::<Bucket>();
-        let size = len
-            .checked_mul(std::mem::size_of::<Bucket>())
-            .and_then(|bytes| bytes.checked_add(align))
-            .expect("the table size was checked against the memory available");
-        let layout = Layout::from_size_align(size, 16).expect("16 is a power of two");
-        // SAFETY: the layout's size is not zero.
-        let base = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(base) = NonNull::new(base) else {
-            std::alloc::handle_alloc_error(layout);
-        };
-        let offset = base.as_ptr().align_offset(align);
-        // SAFETY: `offset < align` and `align` spare bytes were allocated, so `len`
-        // buckets from `first` lie inside the allocation.
-        let first = unsafe { base.add(offset) }.cast::<Bucket>();
-        Buckets {
-            base,
-            layout,
-            first,
-            len,
-        }
-    }
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `first` is aligned and points to `len` buckets inside the allocation,
-        // all zero bytes when allocated; zero is a valid `AtomicU64`, so every bucket
-        // is a valid (empty) one, changed since only through atomics.
-        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `zeroed` with this layout, and freed only here.
-        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
-    }
-}
+// SAFETY: a bucket is atomics only.
+unsafe impl Zeroable for Bucket {}
 
 /// A lockless, fixed-size transposition table.
 pub struct TranspositionTable {
-    buckets: Buckets,
+    buckets: ZeroedSlice<Bucket>,
     age: u8,
 }
 
@@ -178,7 +116,7 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
         TranspositionTable {
-            buckets: Buckets::zeroed(count),
+            buckets: ZeroedSlice::new(count),
             age: 0,
         }
     }
@@ -187,8 +125,8 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         let len = self.buckets.len();
         // Free the old memory before asking for the new.
-        self.buckets = Buckets::zeroed(1);
-        self.buckets = Buckets::zeroed(len);
+        self.buckets = ZeroedSlice::new(1);
+        self.buckets = ZeroedSlice::new(len);
         self.age = 0;
     }
 

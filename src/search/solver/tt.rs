@@ -19,6 +19,7 @@ use std::mem::size_of;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::symmetry::splitmix64;
+use crate::search::zeroed::{Zeroable, ZeroedSlice};
 
 /// What identifies a position in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -111,7 +112,6 @@ struct Entry {
 
 /// A slot of the table: an [`Entry`] in two atomic words, the key word XORed with the
 /// data word.
-#[derive(Default)]
 #[repr(C)]
 struct Slot {
     key_xor_data: AtomicU64,
@@ -135,17 +135,11 @@ impl Slot {
             .store(entry.key ^ entry.data, Ordering::Relaxed);
         self.data.store(entry.data, Ordering::Relaxed);
     }
-
-    fn reset(&mut self) {
-        *self.key_xor_data.get_mut() = 0;
-        *self.data.get_mut() = 0;
-    }
 }
 
 const SLOTS: usize = 4;
 
 /// One cache line of slots.
-#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; SLOTS]);
 
@@ -204,27 +198,39 @@ impl Entry {
     }
 }
 
+// SAFETY: a bucket is atomics only.
+unsafe impl Zeroable for Bucket {}
+
 /// The table.
 pub(super) struct Table {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
 }
 
 impl Table {
     /// A table of about `megabytes` MB (at least one bucket).
     pub fn new(megabytes: usize) -> Table {
-        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
-        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
-        advise_huge_pages(buckets.as_mut_ptr().cast(), count * size_of::<Bucket>());
-        buckets.resize_with(count, Bucket::default);
-        Table { buckets }
+        Table {
+            buckets: Self::zeroed(megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()),
+        }
     }
 
-    /// Forgets everything.
+    /// `count` empty buckets, in pages the kernel backs only when they are first
+    /// touched (and as 2 MB pages where it can).
+    fn zeroed(count: usize) -> ZeroedSlice<Bucket> {
+        let mut buckets = ZeroedSlice::<Bucket>::new(count);
+        advise_huge_pages(
+            buckets.as_mut_ptr().cast(),
+            buckets.len() * size_of::<Bucket>(),
+        );
+        buckets
+    }
+
+    /// Forgets everything: fresh zero pages instead of writing every slot.
     pub fn clear(&mut self) {
-        self.buckets
-            .iter_mut()
-            .flat_map(|b| b.0.iter_mut())
-            .for_each(Slot::reset);
+        let count = self.buckets.len();
+        // Free the old memory before asking for the new.
+        self.buckets = Self::zeroed(1);
+        self.buckets = Self::zeroed(count);
     }
 
     /// Size in bytes.

@@ -1,0 +1,116 @@
+//! Tables in memory that the operating system zeroes lazily.
+//!
+//! A zeroed allocation of ordinary alignment is served from fresh zero pages, which the
+//! kernel backs only when they are first touched: a table of gigabytes is ready at once,
+//! where writing its empty entries would take seconds. An over-aligned zeroed
+//! allocation is zeroed byte by byte instead, so the allocation asks for ordinary
+//! alignment and aligns the first element by hand.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
+
+/// A type whose value with every byte zero is a valid (empty) one.
+///
+/// # Safety
+///
+/// Implement it only for types made of integers and atomics, where all-zero bytes are
+/// a valid value.
+pub(crate) unsafe trait Zeroable {}
+
+/// A fixed number of `T`s, all zero bytes when allocated.
+pub(crate) struct ZeroedSlice<T: Zeroable> {
+    /// The allocation, as made.
+    base: NonNull<u8>,
+    layout: Layout,
+    /// The first element: `base` rounded up to `T`'s alignment.
+    first: NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: `ZeroedSlice` owns its allocation like a `Vec<T>`.
+unsafe impl<T: Zeroable + Send> Send for ZeroedSlice<T> {}
+// SAFETY: as above; shared access only hands out `&[T]`.
+unsafe impl<T: Zeroable + Sync> Sync for ZeroedSlice<T> {}
+
+impl<T: Zeroable> ZeroedSlice<T> {
+    /// `len` (at least 1) zeroed elements.
+    pub fn new(len: usize) -> ZeroedSlice<T> {
+        let len = len.max(1);
+        let align = std::mem::align_of::<T>();
+        let size = len
+            .checked_mul(std::mem::size_of::<T>())
+            .and_then(|bytes| bytes.checked_add(align))
+            .expect("the table size was checked against the memory available");
+        let layout = Layout::from_size_align(size, 16).expect("16 is a power of two");
+        // SAFETY: the layout's size is not zero.
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(base) = NonNull::new(base) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        let offset = base.as_ptr().align_offset(align);
+        // SAFETY: `offset < align` and `align` spare bytes were allocated, so `len`
+        // elements from `first` lie inside the allocation.
+        let first = unsafe { base.add(offset) }.cast::<T>();
+        ZeroedSlice {
+            base,
+            layout,
+            first,
+            len,
+        }
+    }
+}
+
+impl<T: Zeroable> std::ops::Deref for ZeroedSlice<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `first` is aligned and points to `len` elements inside the
+        // allocation, all zero bytes when allocated, which `Zeroable` makes valid
+        // values; changed since only through `&[T]` (atomics) or `&mut [T]`.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> std::ops::DerefMut for ZeroedSlice<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for ZeroedSlice<T> {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, and freed only here.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+
+    #[repr(align(64))]
+    struct Line([AtomicU64; 8]);
+
+    // SAFETY: atomics only.
+    unsafe impl Zeroable for Line {}
+
+    #[test]
+    fn elements_are_aligned_zero_and_writable() {
+        let mut lines = ZeroedSlice::<Line>::new(1000);
+        assert_eq!(lines.len(), 1000);
+        assert_eq!(lines.as_ptr().cast::<u8>().align_offset(64), 0);
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.0.iter().all(|w| w.load(Ordering::Relaxed) == 0))
+        );
+        lines[999].0[7].store(7, Ordering::Relaxed);
+        *lines[0].0[0].get_mut() = 3;
+        assert_eq!(lines[999].0[7].load(Ordering::Relaxed), 7);
+        assert_eq!(lines[0].0[0].load(Ordering::Relaxed), 3);
+        assert_eq!(ZeroedSlice::<Line>::new(0).len(), 1, "at least one element");
+    }
+}
