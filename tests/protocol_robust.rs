@@ -78,7 +78,10 @@ fn a_4096_mb_table_is_ready_at_once(option: &str, job: &str) {
     engine.silent(&format!("setoption name {option} value 4096"));
     engine.sync();
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(5), "{option}: readyok after {took:?}");
+    assert!(
+        took < Duration::from_secs(5),
+        "{option}: readyok after {took:?}"
+    );
     engine.silent("setoption name BoardSize value 4x4");
     engine.send("position startpos");
     engine.send(job);
