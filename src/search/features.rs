@@ -9,7 +9,7 @@
 //! the two terms that matches proved, which [`ENGINE_WEIGHTS`] expresses on these
 //! features. Fits of all of them have not yet played better (see [`ENGINE_WEIGHTS`]).
 
-use crate::rules::{Bitboard, Direction, MultiJump, Position};
+use crate::rules::{Bitboard, Direction, Position};
 
 use super::eval::{MOVABLE_STONE, MOVE};
 use super::score::Score;
@@ -163,25 +163,6 @@ impl<B: Bitboard> Side<B> {
         side
     }
 
-    /// Jump moves along the lanes under the straight rule: each open stone jumps once,
-    /// and again as long as the lane stays open beyond its landing square.
-    #[inline(always)]
-    fn straight_jumps(&self, pos: &Position<B>, own: B, enemy: B) -> u64 {
-        let geo = pos.geometry();
-        let empty = pos.empty();
-        let mut total = 0u64;
-        for dir in Direction::ALL {
-            let step = geo.step(dir);
-            let lane = geo.jump_from(dir) & enemy.shifted(-step) & empty.shifted(-2 * step);
-            let mut stones = own & lane;
-            while !stones.is_empty() {
-                total += u64::from(stones.count());
-                stones = stones.shifted(2 * step) & lane;
-            }
-        }
-        total
-    }
-
     /// First jumps that the opponent cannot take away with its next move: the jumping
     /// stone is not among its `threatened` stones and the jumped stone cannot move.
     #[inline(always)]
@@ -206,17 +187,10 @@ pub fn features<B: Bitboard>(pos: &Position<B>) -> Features {
     let their = pos.stones(colour.opponent());
     let us = Side::new(pos, own, their);
     let them = Side::new(pos, their, own);
-    let (own_jumps, their_jumps) = match pos.variant().multi_jump {
-        MultiJump::Straight => (
-            us.straight_jumps(pos, own, their),
-            them.straight_jumps(pos, their, own),
-        ),
-        MultiJump::Turning => (pos.count_jumps(colour), pos.count_jumps(colour.opponent())),
-    };
     let count = |n: u64| i32::try_from(n).unwrap_or(i32::MAX);
     [
-        count(own_jumps),
-        count(their_jumps),
+        count(pos.mobility(colour).moves),
+        count(pos.mobility(colour.opponent()).moves),
         us.movable.count() as i32,
         them.movable.count() as i32,
         us.safe(pos, them.targets, them.movable) as i32,
