@@ -184,29 +184,41 @@ impl EngineKeys {
     /// The engine, checked: it has a program and a limit; `n` (from 1) names it in
     /// errors when it has no `name=`.
     pub fn into_spec(self, n: usize) -> Result<EngineSpec, SpecError> {
-        let who = || match &self.name {
+        let spec = self.into_program_spec(n)?;
+        let who = || match &spec.name {
             Some(name) => format!("engine '{name}'"),
             None => format!("engine {n}"),
         };
-        let Some(cmd) = self.cmd.clone() else {
-            return Err(SpecError::Invalid(format!("{} has no cmd=", who())));
-        };
-        if self.tc.is_some() && self.move_time.is_some() {
+        let limits = &spec.limits;
+        if limits.tc.is_some() && limits.move_time.is_some() {
             return Err(SpecError::Invalid(format!(
                 "{}: give tc= or st=, not both",
                 who()
             )));
         }
-        let limited = self.tc.is_some()
-            || self.move_time.is_some()
-            || self.depth.is_some()
-            || self.nodes.is_some();
+        let limited = limits.tc.is_some()
+            || limits.move_time.is_some()
+            || limits.depth.is_some()
+            || limits.nodes.is_some();
         if !limited {
             return Err(SpecError::Invalid(format!(
                 "{} has no limit: give tc=, st=, depth= or nodes= (or set it with -each)",
                 who()
             )));
         }
+        Ok(spec)
+    }
+
+    /// The engine, checked only for a program: for a driver that sets the limits of
+    /// each search itself (the web board); limits given are kept as read.
+    pub fn into_program_spec(self, n: usize) -> Result<EngineSpec, SpecError> {
+        let Some(cmd) = self.cmd else {
+            let who = match &self.name {
+                Some(name) => format!("engine '{name}'"),
+                None => format!("engine {n}"),
+            };
+            return Err(SpecError::Invalid(format!("{who} has no cmd=")));
+        };
         Ok(EngineSpec {
             name: self.name,
             process: ProcessSpec {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::client::{Dialect, EngineSpec, Limits, ProcessSpec};
+use crate::client::{EngineKeys, EngineSpec, Limits, ProcessSpec};
 
 /// The help text.
 pub const USAGE: &str = "\
@@ -23,7 +23,7 @@ Serves a page for playing, watching and analysing Konane with UGI/UCI engines.
       dir=<dir>           working directory
       option.<Name>=<v>   sent as 'setoption name <Name> value <v>'
       proto=ugi|uci       skip protocol detection
-      tc=, st=, depth=, nodes=, timemargin=   accepted and ignored: the page sets limits
+      tc=, st=, depth=, nodes=, timemargin=   checked, then ignored: the page sets limits
   With no -engine, the bundled 'konane' next to this program is used.
 ";
 
@@ -131,43 +131,16 @@ fn spec_for(cmd: PathBuf) -> EngineSpec {
 }
 
 fn engine(tokens: &[String], n: usize) -> Result<EngineChoice, CliError> {
-    let mut spec = spec_for(PathBuf::new());
-    let mut cmd = None;
-    for token in tokens {
-        let (key, value) = token
-            .split_once('=')
-            .ok_or_else(|| invalid(format!("engine {n}: '{token}' is not key=value")))?;
-        match key {
-            "cmd" => cmd = Some(PathBuf::from(value)),
-            "name" => spec.name = Some(value.to_string()),
-            "arg" => spec.process.args.push(value.to_string()),
-            "dir" => spec.process.dir = Some(PathBuf::from(value)),
-            "proto" => {
-                spec.dialect = Some(match value {
-                    "ugi" => Dialect::Ugi,
-                    "uci" => Dialect::Uci,
-                    _ => return Err(invalid(format!("engine {n}: proto is ugi or uci"))),
-                });
-            }
-            "tc" | "st" | "depth" | "nodes" | "timemargin" => {}
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    spec.options.push((name.to_string(), value.to_string()));
-                }
-                _ => return Err(invalid(format!("engine {n}: unknown key '{key}'"))),
-            },
-        }
-    }
-    let Some(cmd) = cmd else {
-        return Err(invalid(format!("engine {n} has no cmd=")));
-    };
+    let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let spec = EngineKeys::parse(&tokens)
+        .and_then(|keys| keys.into_program_spec(n))
+        .map_err(|e| invalid(format!("engine {n}: {e}")))?;
     let name = spec.name.clone().unwrap_or_else(|| {
-        cmd.file_name().map_or_else(
+        spec.process.cmd.file_name().map_or_else(
             || format!("engine {n}"),
             |f| f.to_string_lossy().into_owned(),
         )
     });
-    spec.process.cmd = cmd;
     Ok(EngineChoice { name, spec })
 }
 
@@ -185,6 +158,7 @@ pub fn is_loopback(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::Dialect;
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(String::from).collect()
@@ -224,7 +198,9 @@ mod tests {
             ("--port x", "not a port"),
             ("--port", "needs a value"),
             ("-engine name=a", "no cmd="),
-            ("-engine cmd=a foo=1", "unknown key 'foo'"),
+            ("-engine cmd=a foo=1", "option foo: unknown engine key"),
+            ("-engine cmd=a proto=x", "proto is ugi or uci"),
+            ("-engine cmd=a tc=fast", "option tc:"),
             ("-engine cmd=a -engine cmd=b/a", "two engines are named 'a'"),
             ("--frobnicate", "unknown argument"),
         ] {
