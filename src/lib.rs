@@ -13,6 +13,7 @@ pub mod bench;
 pub mod client;
 pub mod engine;
 pub mod gui;
+pub mod prompt;
 pub mod protocol;
 pub mod referee;
 pub mod rules;

@@ -325,6 +325,9 @@ struct Reader {
 
 impl Reader {
     fn run(mut self, stdout: ChildStdout) {
+        // The time of each line is taken here: a late wake-up would be charged to the
+        // engine's clock.
+        crate::prompt::answer_promptly();
         let mut input = BufReader::with_capacity(64 * 1024, stdout);
         let mut line = Vec::with_capacity(256);
         let mut cut = false;

@@ -6,6 +6,8 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
+use crate::prompt;
+
 use super::command::{CommandError, is_command_word, parse};
 use super::session::Input;
 
@@ -26,6 +28,7 @@ pub fn spawn_reader<R: Read + Send + 'static>(
     std::thread::Builder::new()
         .name("reader".into())
         .spawn(move || {
+            prompt::answer_promptly();
             let mut reader = BufReader::new(input);
             while let Some(line) = next_line(&mut reader) {
                 if let Some(parsed) = parse_line(line)

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, at, never, select};
 
 use crate::engine::{Engine, Event, GoRequest, Job, JobId, JobSettings, answer_due};
+use crate::prompt;
 use crate::rules::{AnyPosition, Color};
 use crate::search::SearchControl;
 use crate::search::eval::evaluate;
@@ -116,6 +117,7 @@ impl<W: Write> Session<W> {
     /// work asked for is done. Fails only when output cannot be written (the running
     /// job is then stopped).
     pub fn run(mut self, input: Receiver<Input>) -> io::Result<()> {
+        prompt::answer_promptly();
         let mut input = input;
         loop {
             if self.busy.is_none() {

@@ -1,0 +1,311 @@
+//! Measures how long the engine takes to answer `stop`, `quit` and the end of a
+//! `movetime`, as a GUI sees it, on middle games of several boards, both multi-jump
+//! rules and several thread counts (issue 11: every answer within 10 ms).
+//!
+//! ```text
+//! cargo build --release && cargo run --release --example latency -- [options]
+//!
+//! options:
+//!   --engine PATH      the engine binary (default target/release/konane)
+//!   --boards LIST      board sizes (default 6x6,8x8,12x12,16x16)
+//!   --threads LIST     thread counts (default 1,2,8,64)
+//!   --repeat N         measurements of each kind per board, rule and thread count (default 3)
+//!   --think MS         how long a search runs before `stop`/`quit` (default 200)
+//! ```
+//!
+//! Kinds: `stop` after `go infinite`, `quit` after `go infinite` (until the process has
+//! exited), `movetime` (`go movetime`, the time past it), `solve stop` (`stop` during
+//! `go solve`) and `solve movetime` (`go solve movetime`, the time past it). The time
+//! runs from the moment the command is written to the moment the answer is read, so it
+//! includes the pipes and this program's own wake-up (its reading thread asks for
+//! prompt wake-ups, as the engine's threads do: see `konane::prompt`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long any answer may take before the measurement gives up on the engine.
+const GIVE_UP: Duration = Duration::from_secs(30);
+
+/// Nodes of each search that plays the moves leading to the measured middle game.
+const SETUP_NODES: u32 = 2_000;
+
+struct Options {
+    engine: String,
+    boards: Vec<String>,
+    threads: Vec<u32>,
+    repeat: usize,
+    think: Duration,
+}
+
+/// A running engine whose output lines arrive, with the time each was read, on a channel.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<(Instant, String)>,
+}
+
+impl Engine {
+    fn start(path: &str) -> Result<Engine, String> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {path}: {e}"))?;
+        let input = child.stdin.take().ok_or("no engine input")?;
+        let output = child.stdout.take().ok_or("no engine output")?;
+        let (send, lines) = channel();
+        thread::spawn(move || {
+            // A GUI that answers slowly would be measured, not the engine.
+            konane::prompt::answer_promptly();
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if send.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Engine {
+            child,
+            input,
+            lines,
+        })
+    }
+
+    /// Writes one line; returns when it was written.
+    fn send(&mut self, line: &str) -> Result<Instant, String> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("the engine stopped reading: {e}"))?;
+        Ok(Instant::now())
+    }
+
+    /// Reads until a line starting with `word`; returns it and when it was read.
+    fn until(&mut self, word: &str) -> Result<(Instant, String), String> {
+        let deadline = Instant::now() + GIVE_UP;
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok((at, line)) if line.split_whitespace().next() == Some(word) => {
+                    return Ok((at, line));
+                }
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return Err(format!("no {word} in time")),
+                Err(RecvTimeoutError::Disconnected) => return Err("the engine ended".into()),
+            }
+        }
+    }
+
+    fn sync(&mut self) -> Result<(), String> {
+        self.send("isready")?;
+        self.until("readyok").map(drop)
+    }
+
+    /// Sets the board, rule and threads and plays a middle game by short searches.
+    fn middle_game(&mut self, board: &str, rule: &str, threads: u32) -> Result<(), String> {
+        self.send("ugi")?;
+        self.until("ugiok")?;
+        self.send(&format!("setoption name BoardSize value {board}"))?;
+        self.send(&format!("setoption name MultiJump value {rule}"))?;
+        self.send(&format!("setoption name Threads value {threads}"))?;
+        let squares: usize = board
+            .split('x')
+            .filter_map(|n| n.parse::<usize>().ok())
+            .product();
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..squares / 6 {
+            let listed = moves.join(" ");
+            self.send(&format!("position startpos moves {listed}"))?;
+            self.send(&format!("go nodes {SETUP_NODES}"))?;
+            let (_, line) = self.until("bestmove")?;
+            match line.split_whitespace().nth(1) {
+                Some(m) if m != "0000" => moves.push(m.to_string()),
+                _ => break,
+            }
+        }
+        self.send(&format!("position startpos moves {}", moves.join(" ")))?;
+        self.sync()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One kind of measurement: what is sent, and how the answer's lateness is read.
+#[derive(Clone, Copy)]
+enum Kind {
+    Stop,
+    Quit,
+    MoveTime,
+    SolveStop,
+    SolveMoveTime,
+}
+
+impl Kind {
+    const ALL: [Kind; 5] = [
+        Kind::Stop,
+        Kind::Quit,
+        Kind::MoveTime,
+        Kind::SolveStop,
+        Kind::SolveMoveTime,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Stop => "stop",
+            Kind::Quit => "quit",
+            Kind::MoveTime => "movetime",
+            Kind::SolveStop => "solve stop",
+            Kind::SolveMoveTime => "solve movetime",
+        }
+    }
+
+    /// How late the answer came on `engine`, set up at a middle game.
+    fn measure(self, engine: &mut Engine, think: Duration) -> Result<Duration, String> {
+        let ms = think.as_millis();
+        match self {
+            Kind::Stop | Kind::SolveStop => {
+                let go = if matches!(self, Kind::Stop) {
+                    "go infinite"
+                } else {
+                    "go solve"
+                };
+                engine.send(go)?;
+                thread::sleep(think);
+                let sent = engine.send("stop")?;
+                let (read, _) = engine.until("bestmove")?;
+                engine.sync()?;
+                Ok(read.saturating_duration_since(sent))
+            }
+            Kind::MoveTime | Kind::SolveMoveTime => {
+                let go = if matches!(self, Kind::MoveTime) {
+                    format!("go movetime {ms}")
+                } else {
+                    format!("go solve movetime {ms}")
+                };
+                let sent = engine.send(&go)?;
+                let (read, _) = engine.until("bestmove")?;
+                engine.sync()?;
+                Ok(read.saturating_duration_since(sent).saturating_sub(think))
+            }
+            Kind::Quit => {
+                engine.send("go infinite")?;
+                thread::sleep(think);
+                let sent = engine.send("quit")?;
+                loop {
+                    if engine
+                        .child
+                        .try_wait()
+                        .map_err(|e| e.to_string())?
+                        .is_some()
+                    {
+                        return Ok(sent.elapsed());
+                    }
+                    if sent.elapsed() > GIVE_UP {
+                        return Err("the engine did not exit after quit".into());
+                    }
+                    thread::sleep(Duration::from_micros(200));
+                }
+            }
+        }
+    }
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options {
+        engine: "target/release/konane".into(),
+        boards: ["6x6", "8x8", "12x12", "16x16"].map(String::from).to_vec(),
+        threads: vec![1, 2, 8, 64],
+        repeat: 3,
+        think: Duration::from_millis(200),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(format!("{flag} needs a value"))?;
+        let number = |v: &str| v.parse::<u64>().map_err(|e| format!("{flag} {v}: {e}"));
+        match flag.as_str() {
+            "--engine" => options.engine = value,
+            "--boards" => options.boards = value.split(',').map(String::from).collect(),
+            "--threads" => {
+                options.threads = value
+                    .split(',')
+                    .map(|t| number(t).map(|t| t as u32))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--repeat" => options.repeat = number(&value)? as usize,
+            "--think" => options.think = Duration::from_millis(number(&value)?),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(options)
+}
+
+/// The lateness of every measurement of `kind` at one board, rule and thread count.
+fn measure_all(
+    options: &Options,
+    kind: Kind,
+    board: &str,
+    rule: &str,
+    threads: u32,
+) -> Result<Vec<Duration>, String> {
+    let mut engine = Engine::start(&options.engine)?;
+    engine.middle_game(board, rule, threads)?;
+    let mut taken = Vec::new();
+    for _ in 0..options.repeat {
+        if matches!(kind, Kind::Quit) && engine.child.try_wait().ok().flatten().is_some() {
+            engine = Engine::start(&options.engine)?;
+            engine.middle_game(board, rule, threads)?;
+        }
+        taken.push(kind.measure(&mut engine, options.think)?);
+    }
+    Ok(taken)
+}
+
+fn run(options: &Options) -> Result<(), String> {
+    println!("kind            threads  board  rule      median ms  max ms");
+    let mut worst = Duration::ZERO;
+    for kind in Kind::ALL {
+        for &threads in &options.threads {
+            for board in &options.boards {
+                for rule in ["straight", "turning"] {
+                    let mut taken = measure_all(options, kind, board, rule, threads)?;
+                    taken.sort();
+                    let median = taken[taken.len() / 2];
+                    let max = taken[taken.len() - 1];
+                    worst = worst.max(max);
+                    println!(
+                        "{:<15} {threads:>7}  {board:<5}  {rule:<8}  {:>9.1}  {:>6.1}",
+                        kind.name(),
+                        median.as_secs_f64() * 1e3,
+                        max.as_secs_f64() * 1e3,
+                    );
+                }
+            }
+        }
+    }
+    println!("worst: {:.1} ms", worst.as_secs_f64() * 1e3);
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let result = parse_options().and_then(|options| {
+        if options.repeat == 0 {
+            return Err("--repeat must be at least 1".into());
+        }
+        run(&options)
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("latency: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
