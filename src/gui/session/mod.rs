@@ -344,12 +344,13 @@ impl Session {
             );
             return Ok(());
         }
-        self.push_move(info, elapsed);
+        self.push_move(info, after, elapsed);
         Ok(())
     }
 
-    fn push_move(&mut self, info: MoveInfo, elapsed: Duration) {
-        board::play(&mut self.end, &info.text).expect("the move was checked on this position");
+    /// Records `info`, played from the current end of the game, which leads to `after`.
+    fn push_move(&mut self, info: MoveInfo, after: AnyPosition, elapsed: Duration) {
+        self.end = after;
         let follow = self.cursor == self.moves.len();
         self.moves.push(Played {
             info,
@@ -393,6 +394,10 @@ impl Session {
     fn position_at(&self, plies: usize) -> AnyPosition {
         let mut p = self.start;
         for m in &self.moves[..plies.min(self.moves.len())] {
+            #[expect(
+                clippy::expect_used,
+                reason = "a move is recorded only after it was played on this position"
+            )]
             board::play(&mut p, &m.info.text).expect("played moves were checked");
         }
         p
@@ -472,6 +477,10 @@ impl Session {
                 WATCHDOG
             }
             Limit::Clock(_) => {
+                #[expect(
+                    clippy::expect_used,
+                    reason = "a clock limit is always set together with its clocks"
+                )]
                 let clocks = self.clocks.expect("a clock limit sets up the clocks");
                 let reading = |c: &Clock| ClockReading {
                     time: c.remaining(),
@@ -651,7 +660,7 @@ impl Session {
         };
         let mut after = self.end;
         match board::play(&mut after, &text) {
-            Ok(info) => self.push_move(info, elapsed),
+            Ok(info) => self.push_move(info, after, elapsed),
             Err(e) => self.finish(
                 side.opponent(),
                 format!("{who} played an illegal move: '{line}': {e}"),
