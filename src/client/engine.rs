@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::process::{EngineProcess, RecvError, later};
-use super::protocol::{self, Dialect, EngineLine};
+use super::protocol::{self, EngineLine};
 use super::spec::EngineSpec;
+use crate::dialect::Dialect;
 use crate::rules::Variant;
 
 /// An engine that could not be started.

@@ -17,14 +17,14 @@ mod spec;
 mod text;
 mod time;
 
+pub use crate::dialect::Dialect;
 pub use engine::{Answer, Engine, StartError};
 pub use process::{
     EngineProcess, FLOOD_BYTES, FLOOD_LINES, Flood, Line, MAX_LINE_BYTES, ProcessSpec, QUEUE_LINES,
     RecvError,
 };
 pub use protocol::{
-    ClockReading, Dialect, EngineLine, GoLimits, go_command, parse_line, position_command,
-    set_option,
+    ClockReading, EngineLine, GoLimits, go_command, parse_line, position_command, set_option,
 };
 pub use reaper::adopt_orphans;
 pub use spec::{EngineKeys, EngineSpec, Limits, SpecError};

@@ -4,46 +4,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use crate::dialect::Dialect;
 use crate::rules::Color;
-
-/// Which spelling of the protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// `ugi`, `uginewgame`, `p1time`/`p2time` (black is p1).
-    Ugi,
-    /// `uci`, `ucinewgame`, `wtime`/`btime`.
-    Uci,
-}
-
-impl Dialect {
-    /// The handshake command.
-    #[must_use]
-    pub const fn hello(self) -> &'static str {
-        match self {
-            Dialect::Ugi => "ugi",
-            Dialect::Uci => "uci",
-        }
-    }
-
-    /// The command that starts a new game.
-    #[must_use]
-    pub const fn new_game(self) -> &'static str {
-        match self {
-            Dialect::Ugi => "uginewgame",
-            Dialect::Uci => "ucinewgame",
-        }
-    }
-
-    /// The `go` keywords for (time, increment) of `side`.
-    const fn clock_keys(self, side: Color) -> (&'static str, &'static str) {
-        match (self, side) {
-            (Dialect::Ugi, Color::Black) => ("p1time", "p1inc"),
-            (Dialect::Ugi, Color::White) => ("p2time", "p2inc"),
-            (Dialect::Uci, Color::Black) => ("btime", "binc"),
-            (Dialect::Uci, Color::White) => ("wtime", "winc"),
-        }
-    }
-}
 
 /// Time on one side's clock, as sent with `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
