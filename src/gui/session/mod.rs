@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use crate::gui::board::{self, MoveInfo};
 
-use crate::client::{self, ClockReading, EngineLine, GoLimits};
-use crate::gui::info::{EngineOption, Score, SearchInfo, StrengthControl, parse_info};
+use crate::client::{self, ClockReading, EngineLine, GoLimits, Score, SearchInfo};
+use crate::gui::info::{EngineOption, StrengthControl};
 use crate::gui::intent::{self, Intent, Limit, MAX_MULTIPV, NewGame};
 use crate::gui::live::{GoLine, Job, LiveEngine, Report, Reports};
 use crate::gui::records::{self, ExportedGame, ImportedGame};
@@ -600,7 +600,7 @@ impl Session {
             }
             if let Some(a) = &self.analysis
                 && a.serial == serial
-                && let Some(info) = parse_info(text)
+                && let EngineLine::Info(info) = client::parse_line(text)
             {
                 let ply = a.ply;
                 out.extend(self.info_message("analysis", ply, &info));
@@ -615,10 +615,8 @@ impl Session {
         }
         let side = thinking.side;
         match client::parse_line(text) {
-            EngineLine::Info { .. } => {
-                if let Some(info) = parse_info(text) {
-                    out.extend(self.info_message(board::side_name(side), self.moves.len(), &info));
-                }
+            EngineLine::Info(info) => {
+                out.extend(self.info_message(board::side_name(side), self.moves.len(), &info));
             }
             EngineLine::BestMove(best) => {
                 self.thinking = None;
