@@ -149,8 +149,8 @@ impl<'a> Args<'a> {
         Args { args, next: 0 }
     }
 
-    /// The next word, read as an option.
-    fn option(&mut self) -> Option<&'a str> {
+    /// The next word.
+    fn word(&mut self) -> Option<&'a str> {
         let word = self.args.get(self.next)?;
         self.next += 1;
         Some(word)
@@ -158,7 +158,7 @@ impl<'a> Args<'a> {
 
     /// The next word, whatever it looks like: the value `option` needs.
     fn value(&mut self, option: &str) -> Result<&'a str, CliError> {
-        self.option()
+        self.word()
             .ok_or_else(|| CliError::MissingValue(option.to_string()))
     }
 
@@ -306,7 +306,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
         engines: Vec::new(),
     };
     let mut args = Args::new(args);
-    while let Some(option) = args.option() {
+    while let Some(option) = args.word() {
         if is_help(option) {
             return Ok(Invocation::Help);
         }
@@ -408,7 +408,7 @@ fn parse_merge(args: &[String]) -> Result<Invocation, CliError> {
         sprt: None,
     };
     let mut args = Args::new(args);
-    while let Some(option) = args.option() {
+    while let Some(option) = args.word() {
         match option {
             _ if is_help(option) => return Ok(Invocation::Help),
             "-json" => merge.json_out = Some(PathBuf::from(args.value(option)?)),
