@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, Write};
 
-use konane::protocol::{Command, Dialect, Start, parse};
+use konane::protocol::{Command, Start, parse};
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
 use konane::with_position;
 
@@ -78,15 +78,7 @@ fn main() -> std::io::Result<()> {
                     out,
                     "option name MultiJump type combo default straight var straight var turning"
                 )?;
-                writeln!(
-                    out,
-                    "{}",
-                    if dialect == Dialect::Ugi {
-                        "ugiok"
-                    } else {
-                        "uciok"
-                    }
-                )?;
+                writeln!(out, "{}", dialect.hello_ok())?;
             }
             Command::IsReady => writeln!(out, "readyok")?,
             Command::SetOption { name, value } => match name.to_ascii_lowercase().as_str() {

@@ -130,6 +130,10 @@ impl Measure {
     }
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "the bench positions are constant texts of legal positions"
+)]
 fn bench_position(text: &str, multi_jump: MultiJump) -> AnyPosition {
     AnyPosition::from_text(text, Opening::Diagonal, multi_jump)
         .expect("bench positions are valid position text")

@@ -3,6 +3,7 @@
 //! - [`rules`]: the game itself (positions, moves, their text, perft).
 //! - [`search`]: evaluation, alpha-beta search, and the exact solver.
 //! - [`engine`]: the searcher thread and its channels.
+//! - [`dialect`]: the two spellings of the protocol, UGI and UCI.
 //! - [`protocol`]: the UGI/UCI text protocol and the session.
 //! - [`client`]: driving an engine process (for the referee and GUIs).
 //! - [`referee`]: engine-vs-engine matches judged with the rules.
@@ -11,6 +12,7 @@
 
 pub mod bench;
 pub mod client;
+pub mod dialect;
 pub mod engine;
 pub mod gui;
 pub mod prompt;

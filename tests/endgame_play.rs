@@ -3,6 +3,9 @@
 //! enough to the solver when it is on the clock) must play a move that keeps the win,
 //! and report the win as proven whenever it proved anything.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 

@@ -6,6 +6,9 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs them);
 //! without them the test fails and says so.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod gui_support;
 
 use std::time::Duration;

@@ -3,6 +3,9 @@
 //! engine can be restarted. Drives `konane::gui::session::Session` directly, as the
 //! server does, without a browser.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{Duration, Instant};
 
 use konane::client::{EngineSpec, Limits, ProcessSpec};

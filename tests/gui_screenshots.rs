@@ -4,6 +4,9 @@
 //! docs/gui-solve.png (the solver's verdict on each move of a 6x6 position) and
 //! docs/gui-phone.png (the game at a phone's size).
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod gui_support;
 
 use std::path::Path;

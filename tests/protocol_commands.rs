@@ -2,6 +2,9 @@
 //! perft, queries, the shell helpers and the one-shot argument mode. Searches are in
 //! `protocol_search.rs`, hostile input in `protocol_hostile.rs`.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod engine_driver;
 
 use std::collections::BTreeMap;

@@ -4,6 +4,9 @@
 //! that a busy machine does not fail them; each failed by seconds or for ever before
 //! the engine was fixed.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod engine_driver;
 
 use std::io::{BufRead, BufReader, Write};

@@ -6,6 +6,9 @@
 //! than the engine's own: lower bounds are exact, upper bounds leave room for a busy
 //! machine (see each test).
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod engine_driver;
 
 use std::collections::HashMap;

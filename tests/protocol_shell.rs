@@ -1,6 +1,9 @@
 //! The shell interface: one-shot argument mode stops at the first refused line, with
 //! its error on standard error and a non-zero exit status; `--help` and `--version`.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::ffi::OsStr;
 use std::process::{Command, Output};
 

@@ -4,6 +4,9 @@
 //! arguments that are not UTF-8. Nothing may panic it, grow its memory without bound,
 //! or be lost on resume.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod referee_support;
 
 use std::ffi::OsStr;

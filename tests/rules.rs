@@ -1,6 +1,9 @@
 //! One test per rule of `docs/rules.md`, named after it. Expected moves and
 //! positions are worked out by hand from the rules file on small, drawn boards.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use konane::rules::{

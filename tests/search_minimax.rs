@@ -2,6 +2,9 @@
 //! of a plain fixed-depth minimax over the same evaluation (the same forced-move
 //! extension and the same scoring of lost positions).
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
 use konane::search::eval::evaluate;
 use konane::search::score::{Score, mated_at};

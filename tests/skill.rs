@@ -2,6 +2,9 @@
 //! move, on every board and rule; its move is always one of its candidate lines; low
 //! levels do not always play the best of them; a seed makes the choice reproducible.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use konane::bench::SEARCH_POSITIONS;
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
 use konane::search::skill::MAX_LEVEL;

@@ -1,5 +1,8 @@
 //! The solver's interface: published results, mate scores, limits, text output.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod solver_support;
 
 use std::sync::atomic::AtomicBool;

@@ -1,6 +1,9 @@
 //! Proofs split into shards and merged: the same verdict as one proof, and clear
 //! errors for missing or corrupt parts, in the library and through `konane-solve`.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod solver_support;
 
 use std::path::PathBuf;

@@ -7,9 +7,11 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use super::info::Score;
 use super::process::{EngineProcess, RecvError, later};
-use super::protocol::{self, Dialect, EngineLine};
+use super::protocol::{self, EngineLine};
 use super::spec::EngineSpec;
+use crate::dialect::Dialect;
 use crate::rules::Variant;
 
 /// An engine that could not be started.
@@ -78,7 +80,7 @@ pub struct Answer {
     /// Depth of the last `info` line.
     pub depth: Option<u32>,
     /// Score of the last `info` line.
-    pub score: Option<String>,
+    pub score: Option<Score>,
 }
 
 /// A started engine that has finished its handshake.
@@ -260,9 +262,9 @@ impl Engine {
                         score,
                     });
                 }
-                EngineLine::Info { depth: d, score: s } => {
-                    depth = d.or(depth);
-                    score = s.or(score);
+                EngineLine::Info(info) => {
+                    depth = info.depth.or(depth);
+                    score = info.score.or(score);
                 }
                 _ => {}
             }

@@ -4,46 +4,9 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use super::info::{SearchInfo, read_info};
+use crate::dialect::Dialect;
 use crate::rules::Color;
-
-/// Which spelling of the protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// `ugi`, `uginewgame`, `p1time`/`p2time` (black is p1).
-    Ugi,
-    /// `uci`, `ucinewgame`, `wtime`/`btime`.
-    Uci,
-}
-
-impl Dialect {
-    /// The handshake command.
-    #[must_use]
-    pub const fn hello(self) -> &'static str {
-        match self {
-            Dialect::Ugi => "ugi",
-            Dialect::Uci => "uci",
-        }
-    }
-
-    /// The command that starts a new game.
-    #[must_use]
-    pub const fn new_game(self) -> &'static str {
-        match self {
-            Dialect::Ugi => "uginewgame",
-            Dialect::Uci => "ucinewgame",
-        }
-    }
-
-    /// The `go` keywords for (time, increment) of `side`.
-    const fn clock_keys(self, side: Color) -> (&'static str, &'static str) {
-        match (self, side) {
-            (Dialect::Ugi, Color::Black) => ("p1time", "p1inc"),
-            (Dialect::Ugi, Color::White) => ("p2time", "p2inc"),
-            (Dialect::Uci, Color::Black) => ("btime", "binc"),
-            (Dialect::Uci, Color::White) => ("wtime", "winc"),
-        }
-    }
-}
 
 /// Time on one side's clock, as sent with `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,13 +104,8 @@ pub enum EngineLine {
     /// `bestmove <move> [ponder <move>]`; the move is `None` when the line has no move
     /// or says `0000` / `(none)`.
     BestMove(Option<String>),
-    /// `info ...`: the search's depth and score, when given.
-    Info {
-        /// `depth N`.
-        depth: Option<u32>,
-        /// `score cp N`, `score mate N`, ... kept as text.
-        score: Option<String>,
-    },
+    /// `info ...`, read in full.
+    Info(SearchInfo),
     /// Anything else.
     Other,
 }
@@ -169,42 +127,15 @@ pub fn parse_line(line: &str) -> EngineLine {
                 .filter(|m| *m != "0000" && *m != "(none)")
                 .map(str::to_string),
         ),
-        Some("info") => parse_info(tokens),
+        Some("info") => EngineLine::Info(read_info(tokens)),
         _ => EngineLine::Other,
     }
-}
-
-fn parse_info<'a>(tokens: impl Iterator<Item = &'a str>) -> EngineLine {
-    let tokens: Vec<&str> = tokens.collect();
-    let mut depth = None;
-    let mut score = None;
-    let mut i = 0;
-    while i < tokens.len() {
-        match tokens[i] {
-            // Everything after `string` is free text.
-            "string" => break,
-            "depth" => depth = tokens.get(i + 1).and_then(|d| d.parse().ok()),
-            "score" => {
-                // Only a score the referee can vouch for goes into game records.
-                score = match (tokens.get(i + 1), tokens.get(i + 2)) {
-                    (Some(&kind @ ("cp" | "mate")), Some(value))
-                        if value.parse::<i64>().is_ok() =>
-                    {
-                        Some(format!("{kind} {value}"))
-                    }
-                    _ => None,
-                };
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    EngineLine::Info { depth, score }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::Score;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -281,23 +212,21 @@ mod tests {
             EngineLine::IdName("Foo Bar 2".into())
         );
         assert_eq!(parse_line("  uciok "), EngineLine::HelloOk(Dialect::Uci));
-        assert_eq!(
-            parse_line("info depth 7 seldepth 9 score cp -35 nodes 100 pv d5"),
-            EngineLine::Info {
-                depth: Some(7),
-                score: Some("cp -35".into())
-            }
-        );
+        let EngineLine::Info(info) =
+            parse_line("info depth 7 seldepth 9 score cp -35 nodes 100 pv d5")
+        else {
+            panic!("an info line")
+        };
+        assert_eq!((info.depth, info.score), (Some(7), Some(Score::Cp(-35))));
+        assert_eq!(info.pv, ["d5"]);
         assert_eq!(parse_line("bestmovex"), EngineLine::Other);
+        assert_eq!(parse_line("infox depth 2"), EngineLine::Other);
+        // Only a score the referee can vouch for goes into game records.
         for odd in ["score }1-0 nodes", "score cp 1}", "score wdl 1", "score cp"] {
-            assert_eq!(
-                parse_line(&format!("info depth 2 {odd}")),
-                EngineLine::Info {
-                    depth: Some(2),
-                    score: None
-                },
-                "{odd}"
-            );
+            let EngineLine::Info(info) = parse_line(&format!("info depth 2 {odd}")) else {
+                panic!("an info line: {odd}")
+            };
+            assert_eq!((info.depth, info.score), (Some(2), None), "{odd}");
         }
     }
 }

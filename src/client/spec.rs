@@ -10,8 +10,8 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::process::ProcessSpec;
-use super::protocol::Dialect;
 use super::time::{MAX_SECONDS, TimeControl, parse_seconds};
+use crate::dialect::Dialect;
 
 /// How long an engine may think about one move, as given on its command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -126,11 +126,8 @@ impl EngineKeys {
             "arg" => self.args.push(value.to_string()),
             "dir" => self.dir = Some(PathBuf::from(value)),
             "proto" => {
-                self.dialect = Some(match value {
-                    "ugi" => Dialect::Ugi,
-                    "uci" => Dialect::Uci,
-                    _ => return Err(bad(key, "proto is ugi or uci")),
-                });
+                let dialect = Dialect::from_hello(value);
+                self.dialect = Some(dialect.ok_or_else(|| bad(key, "proto is ugi or uci"))?);
             }
             "tc" => self.tc = Some(value.parse().map_err(|e| bad(key, e))?),
             "st" => self.move_time = Some(parse_seconds(value).map_err(|e| bad(key, e))?),

@@ -80,6 +80,7 @@ pub fn line_paths(position: &AnyPosition, line: &[String]) -> Vec<MoveInfo> {
 /// The board as rows of `b`, `w` and `.`, top rank first.
 #[must_use]
 pub fn rows(position: &AnyPosition) -> Vec<String> {
+    #[expect(clippy::expect_used, reason = "a position's own text reads back")]
     let text: PositionText = position
         .to_string()
         .parse()

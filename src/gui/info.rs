@@ -1,92 +1,7 @@
-//! Engine output the page shows: `info` lines read in full (the referee only needs
-//! depth and score) and the `option` lines of the handshake.
+//! The `option` lines of an engine's handshake, and the strength control they offer
+//! (`info` lines are read by [`client`](crate::client), for the referee and the page).
 
 use serde::Serialize;
-
-/// The longest principal variation passed on to the page.
-pub const MAX_PV: usize = 64;
-
-/// A search score from the mover's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Score {
-    /// Centi-stones.
-    Cp(i64),
-    /// Moves to a won (`> 0`) or lost (`< 0`) end.
-    Mate(i64),
-}
-
-/// One `info` line.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct SearchInfo {
-    /// `depth`.
-    pub depth: Option<u32>,
-    /// `seldepth`.
-    pub seldepth: Option<u32>,
-    /// `multipv` (1 when absent).
-    pub multipv: u32,
-    /// `score cp` or `score mate`.
-    pub score: Option<Score>,
-    /// `nodes`.
-    pub nodes: Option<u64>,
-    /// `nps`.
-    pub nps: Option<u64>,
-    /// `time` in milliseconds.
-    pub time: Option<u64>,
-    /// `pv`, at most [`MAX_PV`] moves.
-    pub pv: Vec<String>,
-    /// `string ...`: free text.
-    pub string: Option<String>,
-}
-
-/// Reads the words after `info`; unknown words are skipped, as UCI says.
-#[must_use]
-pub fn parse_info(line: &str) -> Option<SearchInfo> {
-    let mut words = line.split_whitespace();
-    if words.next() != Some("info") {
-        return None;
-    }
-    let words: Vec<&str> = words.collect();
-    let mut info = SearchInfo {
-        multipv: 1,
-        ..SearchInfo::default()
-    };
-    let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "string" => {
-                info.string = Some(words[i + 1..].join(" "));
-                break;
-            }
-            "pv" => {
-                info.pv = words[i + 1..]
-                    .iter()
-                    .take(MAX_PV)
-                    .map(|w| (*w).to_string())
-                    .collect();
-                break;
-            }
-            "depth" => info.depth = number(i).and_then(|n| u32::try_from(n).ok()),
-            "seldepth" => info.seldepth = number(i).and_then(|n| u32::try_from(n).ok()),
-            "multipv" => info.multipv = number(i).and_then(|n| u32::try_from(n).ok()).unwrap_or(1),
-            "nodes" => info.nodes = number(i),
-            "nps" => info.nps = number(i),
-            "time" => info.time = number(i),
-            "score" => {
-                let value = words.get(i + 2).and_then(|w| w.parse::<i64>().ok());
-                info.score = match (words.get(i + 1), value) {
-                    (Some(&"cp"), Some(v)) => Some(Score::Cp(v)),
-                    (Some(&"mate"), Some(v)) => Some(Score::Mate(v)),
-                    _ => info.score,
-                };
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    Some(info)
-}
 
 /// An option the engine announced with `option name <name> type <type> ...`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -185,27 +100,6 @@ impl StrengthControl {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn info_lines_are_read_in_full() {
-        let info = parse_info(
-            "info depth 6 seldepth 7 multipv 2 score cp -35 nodes 1505 nps 9 time 3 hashfull 0 pv d7d5 f4d4",
-        )
-        .unwrap();
-        assert_eq!(info.depth, Some(6));
-        assert_eq!(info.seldepth, Some(7));
-        assert_eq!(info.multipv, 2);
-        assert_eq!(info.score, Some(Score::Cp(-35)));
-        assert_eq!(info.nodes, Some(1505));
-        assert_eq!(info.pv, vec!["d7d5", "f4d4"]);
-        let mate = parse_info("info depth 9 score mate -4 pv a1").unwrap();
-        assert_eq!(mate.score, Some(Score::Mate(-4)));
-        let text = parse_info("info string black has no legal move").unwrap();
-        assert_eq!(text.string.as_deref(), Some("black has no legal move"));
-        assert_eq!(parse_info("bestmove a1"), None);
-        let garbage = parse_info("info depth x score cp").unwrap();
-        assert_eq!((garbage.depth, garbage.score), (None, None));
-    }
 
     #[test]
     fn options_with_spaces_in_their_names_are_read() {

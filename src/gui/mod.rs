@@ -5,9 +5,9 @@
 //! - [`session`] is one page's game, driven by [`intent`] messages; its engines run
 //!   in [`live`] threads on the referee's process and protocol code;
 //! - [`board`] asks the rules core everything about positions and moves (the page
-//!   never applies a rule itself); [`info`] reads engine output; [`solve`] marks moves
-//!   won or lost with `go solve`; [`records`] reads and writes the referee's PGN and
-//!   JSON; [`assets`] are the page's files.
+//!   never applies a rule itself); [`info`] reads the options engines offer;
+//!   [`solve`] marks moves won or lost with `go solve`; [`records`] reads and writes
+//!   the referee's PGN and JSON; [`assets`] are the page's files.
 //!
 //! # HTTP
 //!

@@ -6,9 +6,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::board::{self, MoveInfo};
-use super::info::{Score, parse_info};
 use super::live::GoLine;
-use crate::client::{self, EngineLine};
+use crate::client::{self, EngineLine, Score};
 use crate::rules::AnyPosition;
 
 /// The solver is offered on positions with at most this many stones (every board of
@@ -100,8 +99,7 @@ impl SolveJob {
     /// returns the progress for the page.
     pub fn on_line(&mut self, text: &str) -> Option<Value> {
         match client::parse_line(text) {
-            EngineLine::Info { .. } => {
-                let info = parse_info(text)?;
+            EngineLine::Info(info) => {
                 if info
                     .string
                     .as_deref()

@@ -13,16 +13,8 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 use thiserror::Error;
 
+use crate::dialect::Dialect;
 use crate::engine::GoRequest;
-
-/// Which protocol the GUI speaks, from its first word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// UGI: `ugi`/`ugiok`, `uginewgame`, `p1time`...
-    Ugi,
-    /// UCI: `uci`/`uciok`, `ucinewgame`, `wtime`...
-    Uci,
-}
 
 /// Where `position` starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,6 +8,7 @@ mod input;
 mod options;
 mod session;
 
-pub use command::{Command, Dialect, Go, Start, is_command_word, parse};
+pub use crate::dialect::Dialect;
+pub use command::{Command, Go, Start, is_command_word, parse};
 pub use input::{READ_AHEAD, argument_lines, script_lines, spawn_reader};
 pub use session::{Input, Session};

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, at, never, select};
 
+use crate::dialect::Dialect;
 use crate::engine::{Engine, Event, GoRequest, Job, JobId, JobSettings, answer_due};
 use crate::prompt;
 use crate::rules::{AnyPosition, Color};
@@ -28,7 +29,7 @@ use crate::search::time::OverheadLearner;
 use crate::with_position;
 
 use super::backlog::{self, Backlog};
-use super::command::{Bench, Command, CommandError, Dialect, Go, Query, Start};
+use super::command::{Bench, Command, CommandError, Go, Query, Start};
 use super::options::{Change, Options};
 
 /// One line of input as the reader hands it over.
@@ -538,10 +539,7 @@ impl<W: Write> Session<W> {
         for line in Options::announce() {
             self.say(&line)?;
         }
-        self.say(match dialect {
-            Dialect::Ugi => "ugiok",
-            Dialect::Uci => "uciok",
-        })
+        self.say(dialect.hello_ok())
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {

@@ -12,7 +12,7 @@ use super::config::{
     TournamentKind,
 };
 use crate::client::{EngineKeys, SpecError, parse_seconds};
-use crate::rules::{BoardSize, MultiJump, Opening, Variant};
+use crate::rules::Variant;
 
 /// The help text.
 pub const USAGE: &str = "\
@@ -120,6 +120,11 @@ fn bad(option: &str, reason: impl ToString) -> CliError {
     }
 }
 
+/// `value` read as a `T` with its own parser, whose error says what is wrong.
+fn parsed<T: FromStr<Err: ToString>>(option: &str, value: &str) -> Result<T, CliError> {
+    value.parse().map_err(|e| bad(option, e))
+}
+
 fn number<T: FromStr>(option: &str, value: &str) -> Result<T, CliError> {
     value
         .parse()
@@ -133,17 +138,46 @@ fn decimal(option: &str, value: &str) -> Result<f64, CliError> {
     }
 }
 
-/// Reads the tokens after an option while they look like `key=value`.
-fn key_values<'a>(args: &'a [String], i: &mut usize) -> Vec<&'a str> {
-    let mut tokens = Vec::new();
-    while let Some(t) = args.get(*i) {
-        if t.starts_with('-') || !t.contains('=') {
-            break;
-        }
-        tokens.push(t.as_str());
-        *i += 1;
+/// A command line read from left to right: an option, then what it takes.
+struct Args<'a> {
+    args: &'a [String],
+    next: usize,
+}
+
+impl<'a> Args<'a> {
+    fn new(args: &'a [String]) -> Args<'a> {
+        Args { args, next: 0 }
     }
-    tokens
+
+    /// The next word.
+    fn word(&mut self) -> Option<&'a str> {
+        let word = self.args.get(self.next)?;
+        self.next += 1;
+        Some(word)
+    }
+
+    /// The next word, whatever it looks like: the value `option` needs.
+    fn value(&mut self, option: &str) -> Result<&'a str, CliError> {
+        self.word()
+            .ok_or_else(|| CliError::MissingValue(option.to_string()))
+    }
+
+    /// The next words while they look like `key=value`.
+    fn key_values(&mut self) -> Vec<&'a str> {
+        let mut tokens = Vec::new();
+        while let Some(t) = self.args.get(self.next) {
+            if t.starts_with('-') || !t.contains('=') {
+                break;
+            }
+            tokens.push(t.as_str());
+            self.next += 1;
+        }
+        tokens
+    }
+}
+
+fn is_help(option: &str) -> bool {
+    matches!(option, "-help" | "--help" | "-h")
 }
 
 fn parse_openings(tokens: &[&str]) -> Result<OpeningsConfig, CliError> {
@@ -207,6 +241,17 @@ fn parse_sprt(tokens: &[&str]) -> Result<SprtConfig, CliError> {
     })
 }
 
+fn parse_tournament(value: &str) -> Result<TournamentKind, CliError> {
+    match value {
+        "round-robin" | "roundrobin" => Ok(TournamentKind::RoundRobin),
+        "gauntlet" => Ok(TournamentKind::Gauntlet),
+        _ => Err(bad(
+            "-tournament",
+            format!("'{value}' is not round-robin or gauntlet"),
+        )),
+    }
+}
+
 fn parse_shard(value: &str) -> Result<Shard, CliError> {
     let parts = value.split_once('/');
     let parsed = parts.and_then(|(i, n)| Some((i.parse::<u32>().ok()?, n.parse::<u32>().ok()?)));
@@ -255,73 +300,78 @@ pub fn parse(args: &[String]) -> Result<Invocation, CliError> {
     if args.first().map(String::as_str) == Some("merge") {
         return parse_merge(&args[1..]);
     }
-    let mut config = defaults(args);
-    let mut each = EngineKeys::default();
-    let mut engines: Vec<EngineKeys> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let option = args[i].as_str();
-        i += 1;
-        let mut value = || -> Result<&str, CliError> {
-            let v = args
-                .get(i)
-                .ok_or_else(|| CliError::MissingValue(option.to_string()))?;
-            i += 1;
-            Ok(v.as_str())
-        };
+    let mut tournament = Tournament {
+        config: defaults(args),
+        each: EngineKeys::default(),
+        engines: Vec::new(),
+    };
+    let mut args = Args::new(args);
+    while let Some(option) = args.word() {
+        if is_help(option) {
+            return Ok(Invocation::Help);
+        }
+        tournament.apply(option, &mut args)?;
+    }
+    let config = tournament.finish()?;
+    check(&config)?;
+    Ok(Invocation::Run(Box::new(config)))
+}
+
+/// A tournament's command line, read up to some option.
+struct Tournament {
+    config: Config,
+    /// The `-each` keys so far, the later over the earlier.
+    each: EngineKeys,
+    /// Each `-engine`'s own keys.
+    engines: Vec<EngineKeys>,
+}
+
+impl Tournament {
+    /// Reads `option` and what it takes from `args`.
+    fn apply(&mut self, option: &str, args: &mut Args<'_>) -> Result<(), CliError> {
+        let config = &mut self.config;
         match option {
-            "-help" | "--help" | "-h" => return Ok(Invocation::Help),
-            "-engine" | "-each" => {
-                let keys = EngineKeys::parse(&key_values(args, &mut i))?;
-                if option == "-each" {
-                    each = keys.over(&each);
-                } else {
-                    engines.push(keys);
-                }
-            }
-            "-games" => config.games = number(option, value()?)?,
-            "-rounds" => config.rounds = number(option, value()?)?,
-            "-concurrency" => config.concurrency = number(option, value()?)?,
-            "-tournament" => {
-                config.tournament = match value()? {
-                    "round-robin" | "roundrobin" => TournamentKind::RoundRobin,
-                    "gauntlet" => TournamentKind::Gauntlet,
-                    v => return Err(bad(option, format!("'{v}' is not round-robin or gauntlet"))),
-                };
-            }
-            "-board" => {
-                config.variant.size = value()?.parse::<BoardSize>().map_err(|e| bad(option, e))?;
-            }
-            "-opening" => {
-                config.variant.opening = value()?.parse::<Opening>().map_err(|e| bad(option, e))?;
-            }
-            "-multijump" => {
-                config.variant.multi_jump =
-                    value()?.parse::<MultiJump>().map_err(|e| bad(option, e))?;
-            }
-            "-openings" => config.openings = parse_openings(&key_values(args, &mut i))?,
-            "-seed" => config.seed = Some(number(option, value()?)?),
-            "-pgnout" => config.pgn_out = Some(PathBuf::from(value()?)),
-            "-json" => config.json_out = Some(PathBuf::from(value()?)),
-            "-sprt" => config.sprt = Some(parse_sprt(&key_values(args, &mut i))?),
-            "-ratinginterval" => config.rating_interval = number(option, value()?)?,
-            "-resume" => config.resume = Some(PathBuf::from(value()?)),
-            "-shard" => config.shard = Some(parse_shard(value()?)?),
-            "-event" => config.event = value()?.to_string(),
-            "-startuptimeout" => config.timeouts.startup = seconds(option, value()?)?,
-            "-watchdog" => config.timeouts.watchdog = seconds(option, value()?)?,
-            "-grace" => config.timeouts.grace = seconds(option, value()?)?,
+            "-engine" => self.engines.push(EngineKeys::parse(&args.key_values())?),
+            "-each" => self.each = EngineKeys::parse(&args.key_values())?.over(&self.each),
+            "-games" => config.games = number(option, args.value(option)?)?,
+            "-rounds" => config.rounds = number(option, args.value(option)?)?,
+            "-concurrency" => config.concurrency = number(option, args.value(option)?)?,
+            "-tournament" => config.tournament = parse_tournament(args.value(option)?)?,
+            "-board" => config.variant.size = parsed(option, args.value(option)?)?,
+            "-opening" => config.variant.opening = parsed(option, args.value(option)?)?,
+            "-multijump" => config.variant.multi_jump = parsed(option, args.value(option)?)?,
+            "-openings" => config.openings = parse_openings(&args.key_values())?,
+            "-seed" => config.seed = Some(number(option, args.value(option)?)?),
+            "-pgnout" => config.pgn_out = Some(PathBuf::from(args.value(option)?)),
+            "-json" => config.json_out = Some(PathBuf::from(args.value(option)?)),
+            "-sprt" => config.sprt = Some(parse_sprt(&args.key_values())?),
+            "-ratinginterval" => config.rating_interval = number(option, args.value(option)?)?,
+            "-resume" => config.resume = Some(PathBuf::from(args.value(option)?)),
+            "-shard" => config.shard = Some(parse_shard(args.value(option)?)?),
+            "-event" => config.event = args.value(option)?.to_string(),
+            "-startuptimeout" => config.timeouts.startup = seconds(option, args.value(option)?)?,
+            "-watchdog" => config.timeouts.watchdog = seconds(option, args.value(option)?)?,
+            "-grace" => config.timeouts.grace = seconds(option, args.value(option)?)?,
             "-debug" => config.debug = true,
             _ => return Err(CliError::UnknownOption(option.to_string())),
         }
+        Ok(())
     }
-    config.engines = engines
-        .into_iter()
-        .enumerate()
-        .map(|(n, keys)| keys.over(&each).into_spec(n + 1).map_err(CliError::from))
-        .collect::<Result<_, _>>()?;
-    check(&config)?;
-    Ok(Invocation::Run(Box::new(config)))
+
+    /// The configuration, with every engine's keys over the `-each` keys.
+    fn finish(self) -> Result<Config, CliError> {
+        let Tournament {
+            mut config,
+            each,
+            engines,
+        } = self;
+        config.engines = engines
+            .into_iter()
+            .enumerate()
+            .map(|(n, keys)| keys.over(&each).into_spec(n + 1).map_err(CliError::from))
+            .collect::<Result<_, _>>()?;
+        Ok(config)
+    }
 }
 
 fn check(config: &Config) -> Result<(), CliError> {
@@ -357,22 +407,13 @@ fn parse_merge(args: &[String]) -> Result<Invocation, CliError> {
         pgn_out: None,
         sprt: None,
     };
-    let mut i = 0;
-    while i < args.len() {
-        let option = args[i].as_str();
-        i += 1;
-        let mut value = || -> Result<PathBuf, CliError> {
-            let v = args
-                .get(i)
-                .ok_or_else(|| CliError::MissingValue(option.to_string()))?;
-            i += 1;
-            Ok(PathBuf::from(v))
-        };
+    let mut args = Args::new(args);
+    while let Some(option) = args.word() {
         match option {
-            "-help" | "--help" | "-h" => return Ok(Invocation::Help),
-            "-json" => merge.json_out = Some(value()?),
-            "-pgnout" => merge.pgn_out = Some(value()?),
-            "-sprt" => merge.sprt = Some(parse_sprt(&key_values(args, &mut i))?),
+            _ if is_help(option) => return Ok(Invocation::Help),
+            "-json" => merge.json_out = Some(PathBuf::from(args.value(option)?)),
+            "-pgnout" => merge.pgn_out = Some(PathBuf::from(args.value(option)?)),
+            "-sprt" => merge.sprt = Some(parse_sprt(&args.key_values())?),
             _ if option.starts_with('-') => {
                 return Err(CliError::UnknownOption(option.to_string()));
             }
@@ -454,6 +495,8 @@ mod tests {
         );
         let c = run("-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 2/5").unwrap();
         assert_eq!(c.shard, Some(Shard { index: 1, count: 5 }));
+        let c = run("-engine cmd=a tc=1 -engine cmd=b tc=1 -tournament gauntlet").unwrap();
+        assert_eq!(c.tournament, TournamentKind::Gauntlet);
     }
 
     #[test]
@@ -473,6 +516,14 @@ mod tests {
             ),
             ("-engine cmd=a tc=x -engine cmd=b tc=1", "time control"),
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -shard 3/2", "shard"),
+            (
+                "-engine cmd=a tc=1 -engine cmd=b tc=1 -tournament swiss",
+                "not round-robin or gauntlet",
+            ),
+            (
+                "-engine cmd=a tc=1 -engine cmd=b tc=1 -games",
+                "needs a value",
+            ),
             (
                 "-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=5 elo1=0",
                 "below",

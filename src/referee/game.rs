@@ -258,7 +258,7 @@ fn judge(
                     text: canonical,
                     ms: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),
                     depth: answer.depth,
-                    score: answer.score,
+                    score: answer.score.map(|s| s.to_string()),
                 });
             }
             Err(detail) => return Ok(Verdict(side, Termination::IllegalMove, detail)),

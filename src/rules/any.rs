@@ -53,9 +53,13 @@ pub enum PositionError {
 impl AnyPosition {
     /// The start position of `variant`.
     #[must_use]
+    #[expect(
+        clippy::expect_used,
+        reason = "each branch picks a bitboard with at least as many bits as the board has squares"
+    )]
     pub fn start(variant: Variant) -> AnyPosition {
         let squares = variant.size.squares();
-        let missing = "a board of at most 16x16 fits 256 bits";
+        let missing = "the bitboard is wide enough for the board";
         if squares <= 64 {
             AnyPosition::Small(Position::start(Geometry::get(variant).expect(missing)))
         } else if squares <= 128 {
@@ -73,6 +77,10 @@ impl AnyPosition {
         multi_jump: MultiJump,
     ) -> Result<AnyPosition, PositionError> {
         let parsed: PositionText = text.parse()?;
+        #[expect(
+            clippy::expect_used,
+            reason = "position text only reads boards of 2 to 16 squares a side"
+        )]
         let variant = Variant {
             size: BoardSize::new(parsed.width(), parsed.height())
                 .expect("position text only reads boards of 2 to 16 squares a side"),
@@ -121,6 +129,16 @@ impl AnyPosition {
         with_position!(self, p => p.legal_moves().iter().map(|&m| p.move_text(m)).collect())
     }
 
+    /// The position after each legal move, in generation order.
+    #[must_use]
+    pub fn children(&self) -> Vec<AnyPosition> {
+        with_position!(self, p => p.legal_moves().iter().map(|&m| {
+            let mut child = *p;
+            child.play_unchecked(m);
+            AnyPosition::from(child)
+        }).collect())
+    }
+
     /// Plays a move given as text and returns its canonical text, or says why it cannot
     /// be played (leaving the position as it was).
     pub fn play_text(&mut self, text: &str) -> Result<String, MoveError> {
@@ -160,5 +178,35 @@ impl From<Position<U256>> for AnyPosition {
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         with_position!(self, p => fmt::Display::fmt(p, f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnyPosition;
+    use crate::rules::{BoardSize, MultiJump, Opening, Variant};
+
+    /// Each child is the position its move text leads to, in the order of the texts,
+    /// on every bitboard width.
+    #[test]
+    fn children_are_the_positions_after_each_legal_move_in_order() {
+        for (width, height) in [(8, 8), (10, 12), (16, 16)] {
+            let mut pos = AnyPosition::start(Variant {
+                size: BoardSize::new(width, height).expect("a valid board size"),
+                opening: Opening::default(),
+                multi_jump: MultiJump::default(),
+            });
+            for _ in 0..3 {
+                let texts = pos.legal_move_texts();
+                let children = pos.children();
+                assert_eq!(children.len(), texts.len());
+                for (text, child) in texts.iter().zip(&children) {
+                    let mut played = pos;
+                    played.play_text(text).expect("a generated move is legal");
+                    assert_eq!(*child, played, "{width}x{height} {pos} {text}");
+                }
+                pos = *children.last().expect("the opening has moves");
+            }
+        }
     }
 }

@@ -195,6 +195,10 @@ impl<B: Bitboard> Geometry<B> {
     /// The square at bit index `index` (which must be on the board).
     #[inline]
     #[must_use]
+    #[expect(
+        clippy::expect_used,
+        reason = "a geometry is at most 16x16, so an index on it names a valid square"
+    )]
     pub fn square(&self, index: usize) -> Square {
         debug_assert!(index < self.width * self.height);
         Square::new(index % self.width, index / self.width)

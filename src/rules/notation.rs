@@ -303,10 +303,12 @@ impl std::str::FromStr for PositionText {
                     // The top-left square is black and colours alternate.
                     let black_square = (file + height - rank).is_multiple_of(2);
                     if black_square != (colour == Color::Black) {
-                        return Err(PositionTextError::WrongColour {
-                            colour,
-                            square: Square::new(file, rank - 1).expect("within 16x16"),
-                        });
+                        #[expect(
+                            clippy::expect_used,
+                            reason = "the text was checked to be at most 16x16 above"
+                        )]
+                        let square = Square::new(file, rank - 1).expect("within 16x16");
+                        return Err(PositionTextError::WrongColour { colour, square });
                     }
                 }
                 cells[index] = stone;

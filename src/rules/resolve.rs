@@ -189,8 +189,14 @@ impl<B: Bitboard> Position<B> {
             }
             let mut at = leg[0];
             while at != leg[1] {
-                let over = geo.neighbour(at, dir).expect("between two board squares");
-                let to = geo.neighbour(over, dir).expect("between two board squares");
+                #[expect(
+                    clippy::expect_used,
+                    reason = "`a` and `b` are board squares an even distance apart on one line"
+                )]
+                let (over, to) = geo
+                    .neighbour(at, dir)
+                    .and_then(|over| Some((over, geo.neighbour(over, dir)?)))
+                    .expect("every step between two board squares stays on the board");
                 if !enemy.has(over) {
                     let colour = self.side_to_move().opponent();
                     return Err(IllegalReason::NothingToJump(colour, geo.square(over)));
@@ -245,7 +251,9 @@ impl<B: Bitboard> Geometry<B> {
         found: &mut Vec<Vec<usize>>,
         limit: usize,
     ) {
-        let at = *path.last().expect("a path starts with its start square");
+        let Some(&at) = path.last() else {
+            return;
+        };
         if left.is_empty() {
             if at == m.to() {
                 found.push(path.clone());
@@ -314,6 +322,7 @@ impl<B: Bitboard> Position<B> {
     #[must_use]
     pub fn diagram(&self) -> String {
         let mut out = String::new();
+        #[expect(clippy::expect_used, reason = "writing to a String cannot fail")]
         self.geometry()
             .write_diagram(&mut out, self.occupied())
             .expect("writing to a String cannot fail");

@@ -165,6 +165,10 @@ impl Searcher {
         };
         let max_depth = params.depth.unwrap_or(MAX_PLY as u32);
         let shared = Shared::new(&self.tt, control);
+        #[expect(
+            clippy::expect_used,
+            reason = "a searcher keeps one history per thread, and has at least one thread"
+        )]
         let (main_history, helper_histories) = self
             .histories
             .split_first_mut()

@@ -37,11 +37,15 @@ impl<T: Zeroable> ZeroedSlice<T> {
     pub fn new(len: usize) -> ZeroedSlice<T> {
         let len = len.max(1);
         let align = std::mem::align_of::<T>();
-        let size = len
+        #[expect(
+            clippy::expect_used,
+            reason = "callers size their tables against the memory available, far below isize::MAX"
+        )]
+        let layout = len
             .checked_mul(std::mem::size_of::<T>())
             .and_then(|bytes| bytes.checked_add(align))
+            .and_then(|size| Layout::from_size_align(size, 16).ok())
             .expect("the table size was checked against the memory available");
-        let layout = Layout::from_size_align(size, 16).expect("16 is a power of two");
         // SAFETY: the layout's size is not zero.
         let base = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(base) = NonNull::new(base) else {

@@ -3,6 +3,8 @@
 
 // Each test file is its own crate and uses only part of this module.
 #![allow(dead_code)]
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod naive;
 pub mod table;

@@ -7,6 +7,8 @@
 
 // Each test binary uses a different part of the driver.
 #![allow(dead_code)]
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};

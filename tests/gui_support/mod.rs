@@ -3,6 +3,8 @@
 
 // Each test file includes this module and uses a part of it.
 #![allow(dead_code)]
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

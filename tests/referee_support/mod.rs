@@ -3,6 +3,8 @@
 //! every game is credited rightly and no process is left behind.
 
 #![allow(dead_code)]
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

@@ -3,6 +3,8 @@
 //! small helpers.
 
 #![allow(dead_code)]
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use crate::gui::board::{self, MoveInfo};
 
-use crate::client::{self, ClockReading, EngineLine, GoLimits};
-use crate::gui::info::{EngineOption, Score, SearchInfo, StrengthControl, parse_info};
+use crate::client::{self, ClockReading, EngineLine, GoLimits, Score, SearchInfo};
+use crate::gui::info::{EngineOption, StrengthControl};
 use crate::gui::intent::{self, Intent, Limit, MAX_MULTIPV, NewGame};
 use crate::gui::live::{GoLine, Job, LiveEngine, Report, Reports};
 use crate::gui::records::{self, ExportedGame, ImportedGame};
@@ -344,12 +344,13 @@ impl Session {
             );
             return Ok(());
         }
-        self.push_move(info, elapsed);
+        self.push_move(info, after, elapsed);
         Ok(())
     }
 
-    fn push_move(&mut self, info: MoveInfo, elapsed: Duration) {
-        board::play(&mut self.end, &info.text).expect("the move was checked on this position");
+    /// Records `info`, played from the current end of the game, which leads to `after`.
+    fn push_move(&mut self, info: MoveInfo, after: AnyPosition, elapsed: Duration) {
+        self.end = after;
         let follow = self.cursor == self.moves.len();
         self.moves.push(Played {
             info,
@@ -393,6 +394,10 @@ impl Session {
     fn position_at(&self, plies: usize) -> AnyPosition {
         let mut p = self.start;
         for m in &self.moves[..plies.min(self.moves.len())] {
+            #[expect(
+                clippy::expect_used,
+                reason = "a move is recorded only after it was played on this position"
+            )]
             board::play(&mut p, &m.info.text).expect("played moves were checked");
         }
         p
@@ -472,6 +477,10 @@ impl Session {
                 WATCHDOG
             }
             Limit::Clock(_) => {
+                #[expect(
+                    clippy::expect_used,
+                    reason = "a clock limit is always set together with its clocks"
+                )]
                 let clocks = self.clocks.expect("a clock limit sets up the clocks");
                 let reading = |c: &Clock| ClockReading {
                     time: c.remaining(),
@@ -591,7 +600,7 @@ impl Session {
             }
             if let Some(a) = &self.analysis
                 && a.serial == serial
-                && let Some(info) = parse_info(text)
+                && let EngineLine::Info(info) = client::parse_line(text)
             {
                 let ply = a.ply;
                 out.extend(self.info_message("analysis", ply, &info));
@@ -606,10 +615,8 @@ impl Session {
         }
         let side = thinking.side;
         match client::parse_line(text) {
-            EngineLine::Info { .. } => {
-                if let Some(info) = parse_info(text) {
-                    out.extend(self.info_message(board::side_name(side), self.moves.len(), &info));
-                }
+            EngineLine::Info(info) => {
+                out.extend(self.info_message(board::side_name(side), self.moves.len(), &info));
             }
             EngineLine::BestMove(best) => {
                 self.thinking = None;
@@ -651,7 +658,7 @@ impl Session {
         };
         let mut after = self.end;
         match board::play(&mut after, &text) {
-            Ok(info) => self.push_move(info, elapsed),
+            Ok(info) => self.push_move(info, after, elapsed),
             Err(e) => self.finish(
                 side.opponent(),
                 format!("{who} played an illegal move: '{line}': {e}"),

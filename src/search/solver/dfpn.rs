@@ -253,6 +253,10 @@ impl<B: Bitboard> Prover<'_, B> {
         nodes: u64,
     ) -> Proof {
         let plies = |c: &Child<B>| c.proof.map_or(0, |p| p.plies);
+        #[expect(
+            clippy::expect_used,
+            reason = "df-pn proves a node lost only after expanding its children"
+        )]
         let (plies, mv) = if win {
             (plies(&children[best]), children[best].mv)
         } else {

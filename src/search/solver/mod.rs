@@ -364,8 +364,13 @@ impl Solver {
         finish: impl FnOnce(&mut Prover<'_, B>, Proof, u64) -> T,
     ) -> Result<T, Interrupted> {
         self.prepare(pos);
+        #[expect(clippy::expect_used, reason = "`prepare` has just set the variant")]
         let (_, sym) = self.variant.as_ref().expect("prepare sets the variant");
         let team = Team::new(self.histories.len());
+        #[expect(
+            clippy::expect_used,
+            reason = "a solver keeps one history per thread, and has at least one thread"
+        )]
         let (main_history, helper_histories) = self
             .histories
             .split_first_mut()

@@ -65,6 +65,10 @@ impl<B: Bitboard> Node<B> {
     pub fn spare_child(&self) -> Node<B> {
         debug_assert!(self.mover_has_spare());
         let side = self.pos.side_to_move();
+        #[expect(
+            clippy::expect_used,
+            reason = "a spare move leaves the board as it is, which was a possible position"
+        )]
         let pos = Position::new(self.pos.geometry(), self.pos.occupied(), side.opponent())
             .expect("spare moves come from folding away regions of two or more stones, which leaves more empty squares than any opening position has");
         Node {

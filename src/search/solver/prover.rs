@@ -451,6 +451,10 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             }
         }
         self.stats.lost += 1;
+        #[expect(
+            clippy::expect_used,
+            reason = "callers search only nodes that are not over, so some move was tried"
+        )]
         let (plies, hint) = longest.expect("a node that is not over has a move");
         Ok((
             Proof {

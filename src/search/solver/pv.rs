@@ -36,6 +36,10 @@ fn extend_line<B: Bitboard>(
         if moves.is_empty() {
             break;
         }
+        #[expect(
+            clippy::expect_used,
+            reason = "the position has moves, and a won one has a move to a lost one"
+        )]
         let chosen = if win {
             let mut candidates = prover.ordered_moves(&node);
             if let Some(m) = prover.remembered_move(&node, &moves) {

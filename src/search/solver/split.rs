@@ -138,11 +138,7 @@ pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, Spli
         let mut seen = HashSet::new();
         let mut next = Vec::new();
         for pos in &level {
-            for m in pos.legal_move_texts() {
-                let mut child = *pos;
-                child
-                    .play_text(&m)
-                    .expect("a generated move is legal in its position");
+            for child in pos.children() {
                 if seen.insert(child.to_string()) {
                     next.push(child);
                     if next.len() > MAX_FRONTIER {
@@ -393,7 +389,7 @@ impl Above<'_> {
             return known;
         }
         let mut best: Option<(bool, usize)> = None;
-        for child in children(pos) {
+        for child in pos.children() {
             let (child_wins, plies) = self.value(&child, depth + 1);
             let candidate = (!child_wins, plies + 1);
             best = Some(match best {
@@ -413,38 +409,22 @@ impl Above<'_> {
         let mut pos = root;
         for depth in 0..self.plies {
             let (win, plies) = self.value(&pos, depth);
-            let chosen = pos.legal_move_texts().into_iter().find(|m| {
+            let chosen = pos.legal_move_texts().into_iter().find_map(|m| {
                 let mut child = pos;
-                child.play_text(m).is_ok() && {
-                    let (child_wins, child_plies) = self.value(&child, depth + 1);
-                    child_wins != win && child_plies + 1 == plies
-                }
+                child.play_text(&m).ok()?;
+                let (child_wins, child_plies) = self.value(&child, depth + 1);
+                (child_wins != win && child_plies + 1 == plies).then_some((m, child))
             });
-            let Some(m) = chosen else {
+            let Some((m, child)) = chosen else {
                 return line;
             };
-            pos.play_text(&m)
-                .expect("the move was played on a copy just above");
+            pos = child;
             line.push(m);
         }
         let (_, pv) = self.proven[&pos.to_string()];
         line.extend(pv.iter().cloned());
         line
     }
-}
-
-/// The positions after each move of `pos`, in move order.
-fn children(pos: &AnyPosition) -> Vec<AnyPosition> {
-    pos.legal_move_texts()
-        .iter()
-        .map(|m| {
-            let mut child = *pos;
-            child
-                .play_text(m)
-                .expect("a generated move is legal in its position");
-            child
-        })
-        .collect()
 }
 
 /// Whether `a` (win?, plies) is a better choice than `b` for the side to move: a win
