@@ -6,6 +6,9 @@
 //! of commit 87e0942 lost 165 of 200 such games on a machine loaded to 25-44), and
 //! `KONANE_OVERLOAD_GAMES` for the games of each run (default 100).
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
