@@ -11,6 +11,7 @@
 //!   --threads LIST     thread counts (default 1,2,8,64)
 //!   --repeat N         measurements of each kind per board, rule and thread count (default 3)
 //!   --think MS         how long a search runs before `stop`/`quit` (default 200)
+//!   --kinds LIST       what to measure (default stop,quit,movetime,solve-stop,solve-movetime)
 //! ```
 //!
 //! Kinds: `stop` after `go infinite`, `quit` after `go infinite` (until the process has
@@ -38,6 +39,7 @@ struct Options {
     threads: Vec<u32>,
     repeat: usize,
     think: Duration,
+    kinds: Vec<Kind>,
 }
 
 /// A running engine whose output lines arrive, with the time each was read, on a channel.
@@ -162,9 +164,16 @@ impl Kind {
             Kind::Stop => "stop",
             Kind::Quit => "quit",
             Kind::MoveTime => "movetime",
-            Kind::SolveStop => "solve stop",
-            Kind::SolveMoveTime => "solve movetime",
+            Kind::SolveStop => "solve-stop",
+            Kind::SolveMoveTime => "solve-movetime",
         }
+    }
+
+    fn from_name(name: &str) -> Result<Kind, String> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or(format!("unknown kind {name}"))
     }
 
     /// How late the answer came on `engine`, set up at a middle game.
@@ -225,6 +234,7 @@ fn parse_options() -> Result<Options, String> {
         threads: vec![1, 2, 8, 64],
         repeat: 3,
         think: Duration::from_millis(200),
+        kinds: Kind::ALL.to_vec(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -241,6 +251,12 @@ fn parse_options() -> Result<Options, String> {
             }
             "--repeat" => options.repeat = number(&value)? as usize,
             "--think" => options.think = Duration::from_millis(number(&value)?),
+            "--kinds" => {
+                options.kinds = value
+                    .split(',')
+                    .map(Kind::from_name)
+                    .collect::<Result<_, _>>()?;
+            }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -271,7 +287,7 @@ fn measure_all(
 fn run(options: &Options) -> Result<(), String> {
     println!("kind            threads  board  rule      median ms  max ms");
     let mut worst = Duration::ZERO;
-    for kind in Kind::ALL {
+    for &kind in &options.kinds {
         for &threads in &options.threads {
             for board in &options.boards {
                 for rule in ["straight", "turning"] {

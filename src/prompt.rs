@@ -97,6 +97,10 @@ mod tests {
         })
         .join()
         .expect("the thread ends");
-        assert_ne!(slice(), Some(SHORT_SLICE_NS), "another thread's slice changed");
+        assert_ne!(
+            slice(),
+            Some(SHORT_SLICE_NS),
+            "another thread's slice changed"
+        );
     }
 }

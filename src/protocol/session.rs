@@ -42,8 +42,10 @@ pub type Input = Result<Command, CommandError>;
 const STOP_GRACE: Duration = Duration::ZERO;
 
 /// The same for a solve, which says why it ended without a proof before it answers:
-/// the solver looks at the stop flag every few milliseconds.
-const SOLVE_STOP_GRACE: Duration = Duration::from_millis(10);
+/// the solver looks at the stop flag about every half millisecond of its own time, so
+/// this lets an unhurried solver give its own reason, and keeps `stop` answered within
+/// a few milliseconds when it is slow (the session then gives the reason itself).
+const SOLVE_STOP_GRACE: Duration = Duration::from_millis(2);
 
 /// How long past its hard deadline a search may take to answer before the session
 /// answers for it.
