@@ -66,6 +66,7 @@
 mod dfpn;
 mod estimate;
 mod node;
+mod numbers;
 mod ordering;
 mod prover;
 mod pv;
@@ -365,7 +366,10 @@ impl Solver {
     ) -> Result<T, Interrupted> {
         self.prepare(pos);
         let (_, sym) = self.variant.as_ref().expect("prepare sets the variant");
-        let team = Team::new(self.histories.len());
+        let team = Team::new(
+            self.histories.len(),
+            self.table.bytes() / dfpn::NUMBERS_SHARE,
+        );
         let (main_history, helper_histories) = self
             .histories
             .split_first_mut()
