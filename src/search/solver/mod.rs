@@ -63,6 +63,7 @@
 //! the winner plays the winning move the proof found, the loser the reply whose proof
 //! took the most plies.
 
+mod bucket;
 mod dfpn;
 mod estimate;
 mod node;

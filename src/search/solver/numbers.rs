@@ -5,9 +5,8 @@
 //! what one thread learnt about a subtree steers the others at once, so a thread that
 //! enters a subtree another has worked in starts from that work's numbers rather than
 //! from first estimates, and the threads stop piling into the same cheap-looking
-//! children. A slot is two atomic words, the key word XORed with the data word, like the
-//! table of proven results ([`Table`](super::tt::Table)), so a slot torn by two writers
-//! reads as empty.
+//! children. Its slots are laid out like those of the table of proven results
+//! ([`bucket`](super::bucket)), so a slot torn by two writers reads as empty.
 //!
 //! Numbers only steer the search: a node is declared won or lost only from children
 //! the table of proven results holds as proven. A lost, torn or stale entry therefore
@@ -16,11 +15,10 @@
 
 use std::collections::HashMap;
 use std::mem::size_of;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::symmetry::splitmix64;
+use super::bucket::{self, Bucket, SLOTS, Slot};
 use super::tt::{Key, KeyHasher};
-use crate::search::zeroed::{Zeroable, ZeroedSlice};
+use crate::search::zeroed::ZeroedSlice;
 
 /// A node's proof and disproof numbers.
 pub(super) type Pair = (u64, u64);
@@ -91,32 +89,14 @@ const NUMBER_MAX: u64 = (1 << NUMBER_BITS) - 1;
 const DN_SHIFT: u32 = NUMBER_BITS;
 const TAG_SHIFT: u32 = 2 * NUMBER_BITS;
 
-/// One slot of the shared table.
+/// One slot of the shared table, as read.
 ///
 /// ```text
-/// key_xor_data: the key's check word XORed with `data`
-/// data: 0..24   proof number (0: empty slot)
-///       24..48  disproof number
-///       48..64  key tag
+/// check: the key's check word
+/// data:  0..24   proof number (0: empty slot)
+///        24..48  disproof number
+///        48..64  key tag
 /// ```
-#[repr(C)]
-struct Slot {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
-
-const SLOTS: usize = 4;
-
-/// One cache line of slots.
-#[repr(C, align(64))]
-struct Bucket([Slot; SLOTS]);
-
-const _: () = assert!(size_of::<Bucket>() == 64);
-
-// SAFETY: a bucket is atomics only.
-unsafe impl Zeroable for Bucket {}
-
-/// A slot as read: its key word and data word, or nothing when it is empty or torn.
 #[derive(Clone, Copy)]
 struct Entry {
     check: u64,
@@ -124,6 +104,12 @@ struct Entry {
 }
 
 impl Entry {
+    #[inline(always)]
+    fn load(slot: &Slot) -> Entry {
+        let (check, data) = slot.load();
+        Entry { check, data }
+    }
+
     fn pack(key: Key, (pn, dn): Pair) -> Entry {
         // Never 0: a stored number is of an unproven node.
         let number = |n: u64| n.clamp(1, NUMBER_MAX);
@@ -160,22 +146,6 @@ impl Entry {
     }
 }
 
-impl Slot {
-    #[inline(always)]
-    fn load(&self) -> Entry {
-        let data = self.data.load(Ordering::Relaxed);
-        let check = self.key_xor_data.load(Ordering::Relaxed) ^ data;
-        Entry { check, data }
-    }
-
-    #[inline(always)]
-    fn save(&self, entry: Entry) {
-        self.key_xor_data
-            .store(entry.check ^ entry.data, Ordering::Relaxed);
-        self.data.store(entry.data, Ordering::Relaxed);
-    }
-}
-
 /// The numbers of unproven nodes, shared by the threads of a parallel proof.
 pub(super) struct SharedNumbers {
     buckets: ZeroedSlice<Bucket>,
@@ -192,9 +162,7 @@ impl SharedNumbers {
 
     #[inline(always)]
     fn bucket(&self, key: Key) -> &Bucket {
-        let mixed = splitmix64(key.check ^ u64::from(key.tag).rotate_left(32));
-        let index = ((u128::from(mixed) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        &self.buckets[bucket::index(key, self.buckets.len())]
     }
 
     /// The numbers stored for `key`, if the table holds them.
@@ -203,7 +171,7 @@ impl SharedNumbers {
         self.bucket(key)
             .0
             .iter()
-            .map(Slot::load)
+            .map(Entry::load)
             .find(|e| e.matches(key))
             .map(Entry::numbers)
     }
@@ -212,7 +180,7 @@ impl SharedNumbers {
     /// one, else over the entry with the smallest numbers.
     pub fn store(&self, key: Key, numbers: Pair) {
         let slots = &self.bucket(key).0;
-        let entries: [Entry; SLOTS] = std::array::from_fn(|i| slots[i].load());
+        let entries: [Entry; SLOTS] = std::array::from_fn(|i| Entry::load(&slots[i]));
         let slot = entries
             .iter()
             .position(|e| e.matches(key))
@@ -222,14 +190,15 @@ impl SharedNumbers {
                     .min_by_key(|&i| entries[i].weight())
                     .expect("a bucket has slots")
             });
-        slots[slot].save(Entry::pack(key, numbers));
+        let entry = Entry::pack(key, numbers);
+        slots[slot].save(entry.check, entry.data);
     }
 
     /// Empties `key`'s slot, if it has one.
     pub fn remove(&self, key: Key) {
         for slot in &self.bucket(key).0 {
-            if slot.load().matches(key) {
-                slot.save(Entry { check: 0, data: 0 });
+            if Entry::load(slot).matches(key) {
+                slot.save(0, 0);
             }
         }
     }
@@ -282,26 +251,6 @@ mod tests {
         assert_eq!(table.get(key(0)), None);
         assert_eq!(table.get(key(99)), Some((50, 50)));
         assert_eq!(table.get(key(1)), Some((11, 10)));
-    }
-
-    #[test]
-    fn a_slot_torn_by_two_writers_reads_as_empty() {
-        // Same tag, different key words: only the XOR of key and data can tell a torn
-        // slot (one writer's key word, the other's data word) from a whole one.
-        let (a, b) = (key(1), key(3));
-        let empty = || Slot {
-            key_xor_data: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        };
-        let (slot, other) = (empty(), empty());
-        slot.save(Entry::pack(a, (5, 6)));
-        other.save(Entry::pack(b, (7, 8)));
-        assert!(slot.load().matches(a));
-        slot.data
-            .store(other.data.load(Ordering::Relaxed), Ordering::Relaxed);
-        let torn = slot.load();
-        assert!(!torn.matches(a));
-        assert!(!torn.matches(b));
     }
 
     #[test]
