@@ -21,9 +21,10 @@
 //!   next most promising child. Every child of a lost node must be refuted, so that
 //!   work is never wasted. At a node that looks won one child is enough, and a second
 //!   thread working on the runner-up mostly proves what the proof will not need: there
-//!   the threads follow the best child together and part further down. (Spreading out
-//!   everywhere took 1.5 to 1.7 times the one-thread nodes on the 6x7 start, spreading
-//!   out only at nodes that look lost 0.74 to 0.85; `docs/solved.md`.)
+//!   the threads follow the best child together and part further down. (On the 6x7
+//!   start two threads searched 1.32 to 1.66 times the nodes of one when they spread
+//!   out everywhere, 0.74 to 1.04 times when only at nodes that look lost; see
+//!   `docs/solved.md`.)
 //! - in the alpha-beta search below, near its entry point, a move whose child another
 //!   thread is searching is put off until the other moves are done (ABDADA's deferral,
 //!   Weill 1996): by then the other thread has usually stored the child's proof.
