@@ -186,9 +186,13 @@ impl SharedNumbers {
             .position(|e| e.matches(key))
             .or_else(|| entries.iter().position(|e| !e.used()))
             .unwrap_or_else(|| {
-                (0..SLOTS)
-                    .min_by_key(|&i| entries[i].weight())
-                    .expect("a bucket has slots")
+                (1..SLOTS).fold(0, |least, i| {
+                    if entries[i].weight() < entries[least].weight() {
+                        i
+                    } else {
+                        least
+                    }
+                })
             });
         let entry = Entry::pack(key, numbers);
         slots[slot].save(entry.check, entry.data);
