@@ -15,8 +15,8 @@
 //! opponent). A new child starts at `pn = 1` and `dn =` its mover's number of moves, so
 //! the search starts with the moves that leave the opponent the fewest replies, like the
 //! alpha-beta ordering. Proven nodes go to the shared table; unproven numbers are kept
-//! in a map of their own. The game tree is acyclic (every move takes a stone), so the
-//! cycle problems of df-pn do not arise; transpositions only make the numbers
+//! apart ([`numbers`](super::numbers)). The game tree is acyclic (every move takes a
+//! stone), so the cycle problems of df-pn do not arise; transpositions only make the numbers
 //! overestimate, which costs time, never correctness: a node is declared won or lost
 //! only from children the table holds as proven.
 
@@ -28,10 +28,10 @@ use super::ordering::order;
 use super::prover::{Proof, Prover};
 use super::tt::{Key, Stored};
 
-/// The maps of unproven numbers (one per thread) are kept to about a quarter of the
-/// table's memory together: an entry takes up to 64 bytes of map (key, numbers, and
-/// the map's spare capacity).
-const TOP_ENTRY_SHARE: usize = 4 * 64;
+/// The numbers of unproven nodes (each thread's own map, or the table the threads
+/// share, see [`numbers`](super::numbers)) take about this share of the table's memory
+/// together: a quarter.
+pub(super) const NUMBERS_SHARE: usize = 4;
 
 /// Proof and disproof numbers this large mean "proven impossible".
 const INF: u64 = u64::MAX / 4;
@@ -96,8 +96,8 @@ impl<B: Bitboard> Prover<'_, B> {
         if let Some(proof) = child.proof {
             return with_proof(proof);
         }
-        match self.top.get(&child.key) {
-            Some(&(pn, dn)) => Numbers {
+        match self.top.get(child.key) {
+            Some((pn, dn)) => Numbers {
                 pn,
                 dn,
                 proof: None,
@@ -170,9 +170,9 @@ impl<B: Bitboard> Prover<'_, B> {
             .collect();
         loop {
             // The child with the least disproof number, and the one that looks least
-            // to this thread: every other thread working in a child multiplies its
-            // number (virtual proof numbers, see `team`), so that threads spread out.
-            // The node's own numbers stay the true ones.
+            // to this thread when every other thread working in a child multiplies its
+            // number (virtual proof numbers, see `team`). The node's own numbers stay
+            // the true ones.
             let mut exact = Choice::default();
             let mut seen = Choice::default();
             let mut dn = 0u64;
@@ -185,23 +185,24 @@ impl<B: Bitboard> Prover<'_, B> {
             }
             let pn = exact.dn;
             if pn == 0 || dn == 0 {
-                self.top.remove(&key);
+                self.top.forget(key);
                 let proof =
                     self.store_proven(key, s, &children, pn == 0, exact.best, self.nodes - before);
                 return Ok(with_proof(proof));
             }
             if pn >= th_pn || dn >= th_dn {
-                if self.top.len() >= self.table.bytes() / TOP_ENTRY_SHARE / self.team.threads {
-                    // Forgetting unproven numbers only costs work: they restart from
-                    // their first estimates.
-                    self.top.clear();
-                }
-                self.top.insert(key, (pn, dn));
+                self.top.remember(key, (pn, dn));
                 return Ok(Numbers {
                     pn,
                     dn,
                     proof: None,
                 });
+            }
+            // Threads spread out only where the node looks lost for its mover (every
+            // child must be refuted there, so no thread's work is wasted); where it
+            // looks won, one child will do, and they follow the best one together.
+            if pn < dn {
+                seen = exact;
             }
             // The child that looks best, unless it is beyond this node's threshold (it
             // would return at once, and the search would pick it again for ever).

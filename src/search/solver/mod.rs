@@ -63,9 +63,11 @@
 //! the winner plays the winning move the proof found, the loser the reply whose proof
 //! took the most plies.
 
+mod bucket;
 mod dfpn;
 mod estimate;
 mod node;
+mod numbers;
 mod ordering;
 mod prover;
 mod pv;
@@ -366,7 +368,10 @@ impl Solver {
         self.prepare(pos);
         #[expect(clippy::expect_used, reason = "`prepare` has just set the variant")]
         let (_, sym) = self.variant.as_ref().expect("prepare sets the variant");
-        let team = Team::new(self.histories.len());
+        let team = Team::new(
+            self.histories.len(),
+            self.table.bytes() / dfpn::NUMBERS_SHARE,
+        );
         #[expect(
             clippy::expect_used,
             reason = "a solver keeps one history per thread, and has at least one thread"

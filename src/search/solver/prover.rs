@@ -9,19 +9,20 @@
 //! line the proof found (winner: its first winning move; loser: the reply that lasts
 //! longest), which becomes the mate distance.
 
-use std::collections::HashMap;
 use std::mem::take;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::{Duration, Instant};
 
 use crate::rules::{Bitboard, Color, Move, MoveList, Phase, Position};
 
+use super::dfpn::NUMBERS_SHARE;
 use super::node::Node;
+use super::numbers::Estimates;
 use super::ordering::{History, Scored, order};
 use super::regions::{Kind, Region, Regions};
 use super::symmetry::Symmetries;
 use super::team::Team;
-use super::tt::{Hint, Key, KeyHasher, Stored, Table};
+use super::tt::{Hint, Key, Stored, Table};
 use super::{InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig};
 
 /// A proven result of a node.
@@ -68,7 +69,7 @@ pub(super) struct Prover<'a, B: Bitboard> {
     progress: &'a mut dyn FnMut(&SolveProgress),
     pub(super) history: &'a mut History,
     /// Proof and disproof numbers of the unproven nodes of the proof-number search.
-    pub(super) top: HashMap<Key, (u64, u64), KeyHasher>,
+    pub(super) top: Estimates<'a>,
     lists: Vec<MoveList<B>>,
     scored: Vec<Vec<Scored<B>>>,
     split: Vec<Region<B>>,
@@ -142,7 +143,10 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             limits,
             progress,
             history,
-            top: HashMap::default(),
+            top: match &team.numbers {
+                Some(shared) => Estimates::Shared(shared),
+                None => Estimates::own(table.bytes() / NUMBERS_SHARE),
+            },
             lists: Vec::new(),
             scored: Vec::new(),
             split: Vec::new(),

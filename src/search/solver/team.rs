@@ -3,31 +3,42 @@
 //!
 //! # How the threads split the work
 //!
-//! Every thread proves the same root with its own search (its own df-pn numbers, its
-//! own history), and all of them read and write one lock-free table of proven results
-//! ([`Table`](super::tt::Table)), as Lazy SMP does in chess engines. What one thread
-//! proves, every other finds at its next probe; the first thread to prove the root
-//! ends the solve. Identical searches would only repeat each other, so each thread
-//! marks the nodes it is working in ([`Team::enter`]) and the others steer around
-//! them:
+//! Every thread proves the same root with its own search (its own history), and all of
+//! them read and write one lock-free table of proven results
+//! ([`Table`](super::tt::Table)), as Lazy SMP does in chess engines, and one lock-free
+//! table of the df-pn numbers of unproven nodes ([`numbers`](super::numbers)), as in
+//! Pawlewicz and Hayward's scalable parallel df-pn. What one thread proves, every
+//! other finds at its next probe, and what one thread learnt about a subtree's cost
+//! steers the others at once; the first thread to prove the root ends the solve.
+//! Identical searches would only repeat each other, so each thread marks the nodes it
+//! is working in ([`Team::enter`]) and the others steer around them:
 //!
-//! - in the proof-number search over the top of the tree, a child another thread is
-//!   working in looks costlier than it is (its disproof number is multiplied by one
-//!   plus the number of such threads: the *virtual proof numbers* of parallel df-pn
+//! - in the proof-number search over the top of the tree, at a node that looks lost
+//!   for its mover (disproof number no larger than proof number), a child another
+//!   thread is working in looks costlier than it is (its disproof number multiplied by
+//!   one plus the number of such threads: the *virtual proof numbers* of parallel df-pn
 //!   in Kaneko's and in Pawlewicz and Hayward's schemes), so a second thread picks the
-//!   next most promising child;
+//!   next most promising child. Every child of a lost node must be refuted, so that
+//!   work is never wasted. At a node that looks won one child is enough, and a second
+//!   thread working on the runner-up mostly proves what the proof will not need: there
+//!   the threads follow the best child together and part further down. (On the 6x7
+//!   start two threads searched 1.32 to 1.66 times the nodes of one when they spread
+//!   out everywhere, 0.74 to 1.04 times when only at nodes that look lost; see
+//!   `docs/solved.md`.)
 //! - in the alpha-beta search below, near its entry point, a move whose child another
 //!   thread is searching is put off until the other moves are done (ABDADA's deferral,
 //!   Weill 1996): by then the other thread has usually stored the child's proof.
 //!
 //! Why this rather than splitting the tree: a proof's shape is unknown in advance (one
 //! winning move ends a node), so a static split wastes whole subtrees, and the shared
-//! table already carries the results between threads; the marks cost one atomic
-//! increment per marked node and never change what is proven, only the order.
-//! With one thread nothing is marked and the search is exactly the one-thread search.
+//! tables already carry the results and the estimates between threads; the marks cost
+//! one atomic increment per marked node and never change what is proven, only the
+//! order. With one thread nothing is marked, the numbers stay in the thread's own map,
+//! and the search is exactly the one-thread search.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
+use super::numbers::SharedNumbers;
 use super::tt::Key;
 
 /// Slots of the table of work marks: keys are hashed into it, so two nodes may share
@@ -42,22 +53,25 @@ pub(super) struct Team {
     pub proved: AtomicBool,
     /// Nodes searched by all threads, as each last reported.
     pub nodes: AtomicU64,
-    /// How many threads work on the proof.
-    pub threads: usize,
     /// How many threads work below each (hashed) node; empty with one thread.
     marks: Box<[AtomicU8]>,
+    /// The df-pn numbers of unproven nodes, shared by the threads; `None` with one
+    /// thread, which keeps them to itself.
+    pub numbers: Option<SharedNumbers>,
 }
 
 impl Team {
-    /// The shared state of a solve by `threads` threads.
-    pub fn new(threads: usize) -> Team {
-        let slots = if threads > 1 { MARK_SLOTS } else { 0 };
+    /// The shared state of a solve by `threads` threads, whose df-pn numbers take
+    /// about `numbers_bytes` bytes (shared only with more than one thread).
+    pub fn new(threads: usize, numbers_bytes: usize) -> Team {
+        let parallel = threads > 1;
+        let slots = if parallel { MARK_SLOTS } else { 0 };
         Team {
             done: AtomicBool::new(false),
             proved: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            threads: threads.max(1),
             marks: (0..slots).map(|_| AtomicU8::new(0)).collect(),
+            numbers: parallel.then(|| SharedNumbers::new(numbers_bytes)),
         }
     }
 
@@ -107,7 +121,7 @@ mod tests {
 
     #[test]
     fn marks_count_the_threads_in_a_node() {
-        let team = Team::new(2);
+        let team = Team::new(2, 0);
         let key = Key { check: 77, tag: 1 };
         assert_eq!(team.workers(key), 0);
         team.enter(key);
@@ -119,7 +133,7 @@ mod tests {
 
     #[test]
     fn one_thread_marks_nothing() {
-        let team = Team::new(1);
+        let team = Team::new(1, 0);
         let key = Key { check: 77, tag: 1 };
         team.enter(key);
         assert_eq!(team.workers(key), 0);

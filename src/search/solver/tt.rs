@@ -4,10 +4,8 @@
 //! depths or bounds to compare, and an entry stays valid for the life of the variant.
 //! Replacement keeps the entries whose proofs cost the most work.
 //!
-//! The threads of a parallel proof share one table without locks: each slot is two
-//! atomic words, and the key word is stored XORed with the data word, so a slot that
-//! two threads wrote at once (the key of one, the data of the other) fails the key
-//! check on probing and reads as empty (Hyatt and Mann's lockless hashing). A lost
+//! The threads of a parallel proof share one table without locks: a slot that two
+//! threads wrote at once reads as empty ([`bucket`](super::bucket) says how). A lost
 //! store only costs work, never a wrong result.
 //!
 //! A position is identified by its [`Key`]: a 64-bit word and a 16-bit tag (side to move
@@ -16,10 +14,10 @@
 //! two positions; on larger boards it is a 64-bit hash.
 
 use std::mem::size_of;
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::bucket::{self, Bucket, SLOTS, Slot};
 use super::symmetry::splitmix64;
-use crate::search::zeroed::{Zeroable, ZeroedSlice};
+use crate::search::zeroed::ZeroedSlice;
 
 /// What identifies a position in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -110,46 +108,17 @@ struct Entry {
     data: u64,
 }
 
-/// A slot of the table: an [`Entry`] in two atomic words, the key word XORed with the
-/// data word.
-#[repr(C)]
-struct Slot {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
-
-const _: () = assert!(size_of::<Slot>() == 16);
-
-impl Slot {
-    /// The entry, or an empty one when a concurrent store tore it.
-    #[inline(always)]
-    fn load(&self) -> Entry {
-        let data = self.data.load(Ordering::Relaxed);
-        let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
-        Entry { key, data }
-    }
-
-    #[inline(always)]
-    fn save(&self, entry: Entry) {
-        self.key_xor_data
-            .store(entry.key ^ entry.data, Ordering::Relaxed);
-        self.data.store(entry.data, Ordering::Relaxed);
-    }
-}
-
-const SLOTS: usize = 4;
-
-/// One cache line of slots.
-#[repr(C, align(64))]
-struct Bucket([Slot; SLOTS]);
-
-const _: () = assert!(size_of::<Bucket>() == 64);
-
 const TAG_SHIFT: u32 = 33;
 const USED: u64 = 1 << 49;
 const WORK_SHIFT: u32 = 27;
 
 impl Entry {
+    #[inline(always)]
+    fn load(slot: &Slot) -> Entry {
+        let (key, data) = slot.load();
+        Entry { key, data }
+    }
+
     #[inline(always)]
     fn matches(&self, key: Key) -> bool {
         self.key == key.check && self.data & USED != 0 && self.tag() == key.tag
@@ -198,9 +167,6 @@ impl Entry {
     }
 }
 
-// SAFETY: a bucket is atomics only.
-unsafe impl Zeroable for Bucket {}
-
 /// The table.
 pub(super) struct Table {
     buckets: ZeroedSlice<Bucket>,
@@ -240,9 +206,7 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, key: Key) -> usize {
-        let mixed = splitmix64(key.check ^ u64::from(key.tag).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        // Lemire's multiply-shift maps the hash onto any table size without a division.
-        ((u128::from(mixed) * self.buckets.len() as u128) >> 64) as usize
+        bucket::index(key, self.buckets.len())
     }
 
     /// Tells the processor to fetch `key`'s bucket, soon to be probed.
@@ -268,7 +232,7 @@ impl Table {
         bucket
             .0
             .iter()
-            .map(Slot::load)
+            .map(Entry::load)
             .find(|e| e.matches(key))
             .map(|e| e.stored())
     }
@@ -277,7 +241,7 @@ impl Table {
     pub fn store(&self, key: Key, value: Stored, nodes: u64) {
         let work = u64::from(64 - nodes.leading_zeros());
         let slots = &self.buckets[self.bucket(key)].0;
-        let bucket: [Entry; SLOTS] = std::array::from_fn(|i| slots[i].load());
+        let bucket: [Entry; SLOTS] = std::array::from_fn(|i| Entry::load(&slots[i]));
         let slot = match bucket.iter().position(|e| e.matches(key)) {
             Some(i) => i,
             None => {
@@ -294,7 +258,8 @@ impl Table {
                 victim
             }
         };
-        slots[slot].save(Entry::pack(key, value, work));
+        let entry = Entry::pack(key, value, work);
+        slots[slot].save(entry.key, entry.data);
     }
 
     /// Filled slots per thousand, sampled from the first buckets (like UCI's hashfull).
@@ -302,7 +267,11 @@ impl Table {
         let sample = self.buckets.len().min(1000);
         let used: usize = self.buckets[..sample]
             .iter()
-            .map(|b| b.0.iter().filter(|e| e.load().data & USED != 0).count())
+            .map(|b| {
+                b.0.iter()
+                    .filter(|e| Entry::load(e).data & USED != 0)
+                    .count()
+            })
             .sum();
         (used * 1000 / (sample * SLOTS)) as u32
     }

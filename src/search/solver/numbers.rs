@@ -1,0 +1,272 @@
+//! Where the proof-number search keeps the numbers of the nodes it has not proven yet.
+//!
+//! One thread keeps them in a map of its own. The threads of a parallel proof share one
+//! lock-free table instead (as in Pawlewicz and Hayward's scalable parallel df-pn):
+//! what one thread learnt about a subtree steers the others at once, so a thread that
+//! enters a subtree another has worked in starts from that work's numbers rather than
+//! from first estimates, and the threads stop piling into the same cheap-looking
+//! children. Its slots are laid out like those of the table of proven results
+//! ([`bucket`](super::bucket)), so a slot torn by two writers reads as empty.
+//!
+//! Numbers only steer the search: a node is declared won or lost only from children
+//! the table of proven results holds as proven. A lost, torn or stale entry therefore
+//! costs work, never a wrong verdict; a shared entry never reads as zero (which would
+//! mean "proven"), and numbers too large for a slot are stored as the largest it holds.
+
+use std::collections::HashMap;
+use std::mem::size_of;
+
+use super::bucket::{self, Bucket, SLOTS, Slot};
+use super::tt::{Key, KeyHasher};
+use crate::search::zeroed::ZeroedSlice;
+
+/// A node's proof and disproof numbers.
+pub(super) type Pair = (u64, u64);
+
+/// Entries of a thread's own map take up to this many bytes (key, numbers, and the
+/// map's spare capacity); the map is kept to the memory it is given.
+const OWN_ENTRY_BYTES: usize = 64;
+
+/// The numbers of the unproven nodes one search knows.
+pub(super) enum Estimates<'a> {
+    /// A thread's own map, forgotten whole when it reaches `limit` entries.
+    Own {
+        map: HashMap<Key, Pair, KeyHasher>,
+        limit: usize,
+    },
+    /// The table a team of threads shares.
+    Shared(&'a SharedNumbers),
+}
+
+impl<'a> Estimates<'a> {
+    /// A map of its own for one thread, in about `bytes` bytes.
+    pub fn own(bytes: usize) -> Estimates<'a> {
+        Estimates::Own {
+            map: HashMap::default(),
+            limit: bytes / OWN_ENTRY_BYTES,
+        }
+    }
+
+    /// The numbers last stored for `key`, if any.
+    #[inline]
+    pub fn get(&self, key: Key) -> Option<Pair> {
+        match self {
+            Estimates::Own { map, .. } => map.get(&key).copied(),
+            Estimates::Shared(shared) => shared.get(key),
+        }
+    }
+
+    /// Remembers the numbers of an unproven node.
+    pub fn remember(&mut self, key: Key, numbers: Pair) {
+        match self {
+            Estimates::Own { map, limit } => {
+                if map.len() >= *limit {
+                    // Forgetting unproven numbers only costs work: they restart from
+                    // their first estimates.
+                    map.clear();
+                }
+                map.insert(key, numbers);
+            }
+            Estimates::Shared(shared) => shared.store(key, numbers),
+        }
+    }
+
+    /// Forgets a node that has been proven (its result is in the table now).
+    pub fn forget(&mut self, key: Key) {
+        match self {
+            Estimates::Own { map, .. } => {
+                map.remove(&key);
+            }
+            Estimates::Shared(shared) => shared.remove(key),
+        }
+    }
+}
+
+/// Bits of each number in a shared slot.
+const NUMBER_BITS: u32 = 24;
+/// The largest number a shared slot holds; larger ones are stored as this.
+const NUMBER_MAX: u64 = (1 << NUMBER_BITS) - 1;
+const DN_SHIFT: u32 = NUMBER_BITS;
+const TAG_SHIFT: u32 = 2 * NUMBER_BITS;
+
+/// One slot of the shared table, as read.
+///
+/// ```text
+/// check: the key's check word
+/// data:  0..24   proof number (0: empty slot)
+///        24..48  disproof number
+///        48..64  key tag
+/// ```
+#[derive(Clone, Copy)]
+struct Entry {
+    check: u64,
+    data: u64,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn load(slot: &Slot) -> Entry {
+        let (check, data) = slot.load();
+        Entry { check, data }
+    }
+
+    fn pack(key: Key, (pn, dn): Pair) -> Entry {
+        // Never 0: a stored number is of an unproven node.
+        let number = |n: u64| n.clamp(1, NUMBER_MAX);
+        Entry {
+            check: key.check,
+            data: number(pn) | number(dn) << DN_SHIFT | u64::from(key.tag) << TAG_SHIFT,
+        }
+    }
+
+    #[inline(always)]
+    fn used(self) -> bool {
+        self.data & NUMBER_MAX != 0
+    }
+
+    #[inline(always)]
+    fn matches(self, key: Key) -> bool {
+        self.used() && self.check == key.check && (self.data >> TAG_SHIFT) as u16 == key.tag
+    }
+
+    #[inline(always)]
+    fn numbers(self) -> Pair {
+        // A torn slot almost never passes the key check; if one does, its numbers
+        // must still not read as proven.
+        let pn = (self.data & NUMBER_MAX).max(1);
+        let dn = ((self.data >> DN_SHIFT) & NUMBER_MAX).max(1);
+        (pn, dn)
+    }
+
+    /// How much search the numbers stand for, roughly: the entry to give up first.
+    #[inline(always)]
+    fn weight(self) -> u64 {
+        let (pn, dn) = self.numbers();
+        pn + dn
+    }
+}
+
+/// The numbers of unproven nodes, shared by the threads of a parallel proof.
+pub(super) struct SharedNumbers {
+    buckets: ZeroedSlice<Bucket>,
+}
+
+impl SharedNumbers {
+    /// A table of about `bytes` bytes (at least one bucket), in pages the kernel backs
+    /// only when they are first touched.
+    pub fn new(bytes: usize) -> SharedNumbers {
+        SharedNumbers {
+            buckets: ZeroedSlice::new(bytes / size_of::<Bucket>()),
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: Key) -> &Bucket {
+        &self.buckets[bucket::index(key, self.buckets.len())]
+    }
+
+    /// The numbers stored for `key`, if the table holds them.
+    #[inline]
+    pub fn get(&self, key: Key) -> Option<Pair> {
+        self.bucket(key)
+            .0
+            .iter()
+            .map(Entry::load)
+            .find(|e| e.matches(key))
+            .map(Entry::numbers)
+    }
+
+    /// Stores the numbers of `key`, in its own slot if it has one, else in an empty
+    /// one, else over the entry with the smallest numbers.
+    pub fn store(&self, key: Key, numbers: Pair) {
+        let slots = &self.bucket(key).0;
+        let entries: [Entry; SLOTS] = std::array::from_fn(|i| Entry::load(&slots[i]));
+        let slot = entries
+            .iter()
+            .position(|e| e.matches(key))
+            .or_else(|| entries.iter().position(|e| !e.used()))
+            .unwrap_or_else(|| {
+                (1..SLOTS).fold(0, |least, i| {
+                    if entries[i].weight() < entries[least].weight() {
+                        i
+                    } else {
+                        least
+                    }
+                })
+            });
+        let entry = Entry::pack(key, numbers);
+        slots[slot].save(entry.check, entry.data);
+    }
+
+    /// Empties `key`'s slot, if it has one.
+    pub fn remove(&self, key: Key) {
+        for slot in &self.bucket(key).0 {
+            if Entry::load(slot).matches(key) {
+                slot.save(0, 0);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(check: u64) -> Key {
+        Key {
+            check,
+            tag: Key::tag(false, 0),
+        }
+    }
+
+    #[test]
+    fn shared_numbers_come_back_until_removed() {
+        let table = SharedNumbers::new(1 << 12);
+        assert_eq!(table.get(key(5)), None);
+        table.store(key(5), (3, 40));
+        assert_eq!(table.get(key(5)), Some((3, 40)));
+        let other_side = Key {
+            tag: Key::tag(true, 0),
+            ..key(5)
+        };
+        assert_eq!(table.get(other_side), None);
+        table.store(key(5), (4, 41));
+        assert_eq!(table.get(key(5)), Some((4, 41)));
+        table.remove(key(5));
+        assert_eq!(table.get(key(5)), None);
+    }
+
+    #[test]
+    fn shared_numbers_never_read_as_proven() {
+        let table = SharedNumbers::new(1 << 12);
+        table.store(key(8), (0, 0));
+        assert_eq!(table.get(key(8)), Some((1, 1)));
+        table.store(key(8), (u64::MAX / 4, 7));
+        assert_eq!(table.get(key(8)), Some((NUMBER_MAX, 7)));
+    }
+
+    #[test]
+    fn a_full_shared_bucket_gives_up_its_smallest_numbers() {
+        let table = SharedNumbers::new(0);
+        for i in 0..SLOTS as u64 {
+            table.store(key(i), (10 + i, 10));
+        }
+        table.store(key(99), (50, 50));
+        assert_eq!(table.get(key(0)), None);
+        assert_eq!(table.get(key(99)), Some((50, 50)));
+        assert_eq!(table.get(key(1)), Some((11, 10)));
+    }
+
+    #[test]
+    fn an_own_map_is_forgotten_whole_when_full() {
+        let mut own = Estimates::own(2 * OWN_ENTRY_BYTES);
+        own.remember(key(1), (1, 2));
+        own.remember(key(2), (3, 4));
+        assert_eq!(own.get(key(1)), Some((1, 2)));
+        own.remember(key(3), (5, 6));
+        assert_eq!(own.get(key(1)), None);
+        assert_eq!(own.get(key(3)), Some((5, 6)));
+        own.forget(key(3));
+        assert_eq!(own.get(key(3)), None);
+    }
+}
