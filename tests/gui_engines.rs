@@ -124,4 +124,12 @@ fn a_hung_engine_is_reported_and_the_page_goes_on() {
     );
     let moves = page.until(json!({"type": "goto", "ply": 0}), "an answer", |_| true);
     assert_eq!(moves["ply"], 0);
+    // A page that goes away ends its engine, hung or not (and no test leaves one
+    // running behind it).
+    drop(page);
+    let until = Instant::now() + Duration::from_secs(10);
+    while konane::gui::live::running() > 0 {
+        assert!(Instant::now() < until, "an engine outlived its page");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
