@@ -3,6 +3,9 @@
 //! move) are the naive minimax's. And its `--merge`, which puts rows proven in separate
 //! runs into the table.
 
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::HashMap;
