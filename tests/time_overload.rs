@@ -12,13 +12,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use konane::referee::{Summary, Termination};
+use std::time::Duration;
+
+use konane::referee::{Clock, Summary, Termination};
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
-/// The clock of every game: base and increment, in milliseconds.
-const BASE_MS: i64 = 1000;
-const INCREMENT_MS: i64 = 10;
+/// The clock of every game, as the referee reads it: one second plus 10 ms a move.
+const TIME_CONTROL: &str = "1+0.01";
 
 /// Random plies before the engines take over (the referee plays them, off the clock).
 const OPENING_PLIES: usize = 4;
@@ -45,7 +46,7 @@ fn start_run(json: &Path, seed: u32) -> std::process::Child {
     let log = std::fs::File::create(json.with_extension("log")).expect("a log file");
     let engine = engine();
     let line = format!(
-        "-engine cmd={engine} name=a -engine cmd={engine} name=b -each tc=1+0.01 \
+        "-engine cmd={engine} name=a -engine cmd={engine} name=b -each tc={TIME_CONTROL} \
          -games {} -openings plies={OPENING_PLIES} -concurrency 2 -seed {seed} \
          -ratinginterval 0 -json {}",
         games(),
@@ -59,17 +60,21 @@ fn start_run(json: &Path, seed: u32) -> std::process::Child {
         .expect("the referee starts")
 }
 
-/// The lowest clock either side had left after a move, over every game, in
-/// milliseconds (negative for a move past the clock).
-fn lowest_clock(summary: &Summary) -> i64 {
-    let mut lowest = BASE_MS;
+/// The lowest clock either side had left after a move (before its increment), over
+/// every game, replayed on the referee's own clocks: zero for a move that used the
+/// whole clock.
+fn lowest_clock(summary: &Summary) -> Duration {
+    let start = Clock::new(TIME_CONTROL.parse().expect("a time control"));
+    let mut lowest = start.remaining();
     for game in &summary.games {
-        let mut clocks = [BASE_MS; 2];
+        let mut clocks = [start; 2];
         for (ply, &ms) in game.move_ms.iter().enumerate().skip(OPENING_PLIES) {
             let clock = &mut clocks[ply % 2];
-            *clock -= i64::try_from(ms).expect("a move's time fits");
-            lowest = lowest.min(*clock);
-            *clock += INCREMENT_MS;
+            let elapsed = Duration::from_millis(ms);
+            lowest = lowest.min(clock.remaining().saturating_sub(elapsed));
+            if clock.charge(elapsed, Duration::ZERO).is_err() {
+                break;
+            }
         }
     }
     lowest
@@ -95,7 +100,7 @@ fn no_time_forfeit_with_four_engines_on_the_cores() {
     }
     let mut forfeits = 0;
     let mut played = 0;
-    let mut lowest = BASE_MS;
+    let mut lowest = Duration::MAX;
     for path in &paths {
         let text = std::fs::read_to_string(path).expect("the referee wrote its summary");
         let summary: Summary = serde_json::from_str(&text).expect("a referee summary");
@@ -109,7 +114,8 @@ fn no_time_forfeit_with_four_engines_on_the_cores() {
         lowest = lowest.min(lowest_clock(&summary));
     }
     let _ = std::fs::remove_dir_all(&dir);
-    println!("{played} games, {forfeits} time forfeits, lowest clock left {lowest} ms");
+    let lowest_ms = lowest.as_millis();
+    println!("{played} games, {forfeits} time forfeits, lowest clock left {lowest_ms} ms");
     assert_eq!(forfeits, 0, "{forfeits} of {played} games lost on time");
-    assert!(lowest > 0, "a move went past the clock ({lowest} ms)");
+    assert!(!lowest.is_zero(), "a move used the whole clock");
 }
