@@ -18,14 +18,15 @@
 //! exited), `movetime` (`go movetime`, the time past it), `solve stop` (`stop` during
 //! `go solve`) and `solve movetime` (`go solve movetime`, the time past it). The time
 //! runs from the moment the command is written to the moment the answer is read, so it
-//! includes the pipes and this program's own wake-up (its reading thread asks for
-//! prompt wake-ups, as the engine's threads do: see `konane::prompt`).
+//! includes the pipes and this program's own wake-up (its reading thread is the
+//! referee's, which asks for prompt wake-ups as the engine's threads do).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use konane::client::{EngineProcess, Line, ProcessSpec};
 
 /// How long any answer may take before the measurement gives up on the engine.
 const GIVE_UP: Duration = Duration::from_secs(30);
@@ -42,61 +43,46 @@ struct Options {
     kinds: Vec<Kind>,
 }
 
-/// A running engine whose output lines arrive, with the time each was read, on a channel.
+/// Never raised: the measurements are not interrupted.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// A running engine, through the client the referee uses: its reader thread stamps each
+/// line with the time it was read (and asks for prompt wake-ups, see `konane::prompt`:
+/// a reader that woke late would be measured, not the engine).
 struct Engine {
-    child: Child,
-    input: ChildStdin,
-    lines: Receiver<(Instant, String)>,
+    process: EngineProcess,
 }
 
 impl Engine {
     fn start(path: &str) -> Result<Engine, String> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let spec = ProcessSpec {
+            cmd: path.into(),
+            args: Vec::new(),
+            dir: None,
+        };
+        let process = EngineProcess::spawn(&spec, "engine", false)
             .map_err(|e| format!("cannot start {path}: {e}"))?;
-        let input = child.stdin.take().ok_or("no engine input")?;
-        let output = child.stdout.take().ok_or("no engine output")?;
-        let (send, lines) = channel();
-        thread::spawn(move || {
-            // A GUI that answers slowly would be measured, not the engine.
-            konane::prompt::answer_promptly();
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if send.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Engine {
-            child,
-            input,
-            lines,
-        })
+        Ok(Engine { process })
     }
 
     /// Writes one line; returns when it was written.
     fn send(&mut self, line: &str) -> Result<Instant, String> {
-        writeln!(self.input, "{line}")
-            .and_then(|()| self.input.flush())
+        self.process
+            .send(line)
             .map_err(|e| format!("the engine stopped reading: {e}"))?;
         Ok(Instant::now())
     }
 
-    /// Reads until a line starting with `word`; returns it and when it was read.
-    fn until(&mut self, word: &str) -> Result<(Instant, String), String> {
+    /// Reads until a line starting with `word`; returns it, with when it was read.
+    fn until(&mut self, word: &str) -> Result<Line, String> {
         let deadline = Instant::now() + GIVE_UP;
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(wait) {
-                Ok((at, line)) if line.split_whitespace().next() == Some(word) => {
-                    return Ok((at, line));
-                }
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => return Err(format!("no {word} in time")),
-                Err(RecvTimeoutError::Disconnected) => return Err("the engine ended".into()),
+            let line = self
+                .process
+                .recv(deadline, &NEVER)
+                .map_err(|e| format!("waiting for {word}: {e}"))?;
+            if line.text.split_whitespace().next() == Some(word) {
+                return Ok(line);
             }
         }
     }
@@ -122,21 +108,14 @@ impl Engine {
             let listed = moves.join(" ");
             self.send(&format!("position startpos moves {listed}"))?;
             self.send(&format!("go nodes {SETUP_NODES}"))?;
-            let (_, line) = self.until("bestmove")?;
-            match line.split_whitespace().nth(1) {
+            let line = self.until("bestmove")?;
+            match line.text.split_whitespace().nth(1) {
                 Some(m) if m != "0000" => moves.push(m.to_string()),
                 _ => break,
             }
         }
         self.send(&format!("position startpos moves {}", moves.join(" ")))?;
         self.sync()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -189,9 +168,9 @@ impl Kind {
                 engine.send(go)?;
                 thread::sleep(think);
                 let sent = engine.send("stop")?;
-                let (read, _) = engine.until("bestmove")?;
+                let answer = engine.until("bestmove")?;
                 engine.sync()?;
-                Ok(read.saturating_duration_since(sent))
+                Ok(answer.at.saturating_duration_since(sent))
             }
             Kind::MoveTime | Kind::SolveMoveTime => {
                 let go = if matches!(self, Kind::MoveTime) {
@@ -200,21 +179,19 @@ impl Kind {
                     format!("go solve movetime {ms}")
                 };
                 let sent = engine.send(&go)?;
-                let (read, _) = engine.until("bestmove")?;
+                let answer = engine.until("bestmove")?;
                 engine.sync()?;
-                Ok(read.saturating_duration_since(sent).saturating_sub(think))
+                Ok(answer
+                    .at
+                    .saturating_duration_since(sent)
+                    .saturating_sub(think))
             }
             Kind::Quit => {
                 engine.send("go infinite")?;
                 thread::sleep(think);
                 let sent = engine.send("quit")?;
                 loop {
-                    if engine
-                        .child
-                        .try_wait()
-                        .map_err(|e| e.to_string())?
-                        .is_some()
-                    {
+                    if engine.process.exited() {
                         return Ok(sent.elapsed());
                     }
                     if sent.elapsed() > GIVE_UP {
@@ -275,7 +252,7 @@ fn measure_all(
     engine.middle_game(board, rule, threads)?;
     let mut taken = Vec::new();
     for _ in 0..options.repeat {
-        if matches!(kind, Kind::Quit) && engine.child.try_wait().ok().flatten().is_some() {
+        if matches!(kind, Kind::Quit) && engine.process.exited() {
             engine = Engine::start(&options.engine)?;
             engine.middle_game(board, rule, threads)?;
         }

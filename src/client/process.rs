@@ -270,6 +270,13 @@ impl EngineProcess {
         Ok(())
     }
 
+    /// Whether the engine's own process has exited (whatever a child of it still holds
+    /// open); the process is not reaped.
+    #[must_use]
+    pub fn exited(&self) -> bool {
+        has_exited(&self.child)
+    }
+
     /// Sends `quit`, gives the engine `grace` to exit, then kills its process group.
     pub fn quit(mut self, grace: Duration) {
         // A dead engine cannot read `quit`; the kill below ends it anyway.
