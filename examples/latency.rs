@@ -288,6 +288,9 @@ fn run(options: &Options) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    // This thread writes the commands and watches for the engine's exit after `quit`:
+    // if it woke late on a busy machine, its own delay would be measured as the engine's.
+    konane::prompt::answer_promptly();
     let result = parse_options().and_then(|options| {
         if options.repeat == 0 {
             return Err("--repeat must be at least 1".into());

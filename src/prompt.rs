@@ -3,14 +3,18 @@
 //! Used by the engine's reader and session threads, and by the referee's and the web
 //! board's reader of each engine's output (which times the engine's moves).
 //!
-//! With `Threads 64` on two cores, the thread that reads `stop` and the one that writes
-//! `bestmove` each wait their turn behind dozens of busy search threads: on Linux's
-//! fair scheduler (EEVDF) a thread that wakes up is placed among them with the usual
-//! slice of a few milliseconds, and two such waits took 330 ms under load. Asking for
-//! the shortest slice (0.1 ms) gives a waking thread an earlier deadline than the
+//! On a busy machine the thread that reads `stop` and the one that writes `bestmove`
+//! each wait their turn behind the busy threads: on Linux's fair scheduler (EEVDF) a
+//! thread that wakes up is placed among them with the usual slice of a few
+//! milliseconds (two such waits took 330 ms with 64 search threads on two cores). Asking
+//! for the shortest slice (0.1 ms) gives a waking thread an earlier deadline than the
 //! threads that are running, so it runs almost at once; it does not change the thread's
 //! share of the processor (its `nice` value is kept), and needs no privilege. Threads
-//! that do little but wait are what the short slice is for.
+//! that do little but wait are what the short slice is for. It is not enough against
+//! dozens of runnable threads per processor: with 64 search threads on two cores,
+//! `perf sched` still showed the session thread waiting up to 123 ms between its wake-up
+//! and its turn, so the engine starts no more search threads than processors
+//! (`Threads`, in the session).
 //!
 //! On other systems, and on kernels before 6.12 (which have no such slice), nothing
 //! changes.

@@ -318,6 +318,45 @@ fn bad_option_values_give_one_error_and_keep_the_old_value() {
     assert_eq!(b.text, "bwbwbw/wbwbwb/bwbwbw/wbwbwb/bwbwbw/wbwbwb b");
 }
 
+/// `Threads` above the processors the engine may use starts no more search threads than
+/// processors (more would only crowd out the threads that answer `stop`), and says so.
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_beyond_the_processors_are_not_started() {
+    let processors = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut engine = Engine::start();
+    let out = engine.ask("setoption name Threads value 64");
+    let said: Vec<&String> = out.iter().filter(|l| l.contains("Threads 64")).collect();
+    if processors < 64 {
+        assert_eq!(
+            said.len(),
+            1,
+            "one line should say the threads are capped: {out:?}"
+        );
+        assert!(
+            said[0].starts_with("info string")
+                && said[0].contains(&format!("with {processors} threads"))
+        );
+    } else {
+        assert!(
+            out.is_empty(),
+            "nothing to say with {processors} processors: {out:?}"
+        );
+    }
+    engine.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let tasks =
+        std::fs::read_dir(format!("/proc/{}/task", engine.pid())).map_or(0, |dir| dir.count());
+    engine.send("stop");
+    engine.until_bestmove();
+    // The main, input and searcher threads, and one search helper per other processor.
+    let most = 3 + processors.min(64) - 1;
+    assert!(
+        (3..=most).contains(&tasks),
+        "{tasks} threads with {processors} processors (at most {most})"
+    );
+}
+
 #[test]
 fn a_refused_multipv_keeps_the_old_number_of_lines() {
     let mut engine = Engine::start();

@@ -165,7 +165,8 @@ fn huge_values_and_move_texts_are_quoted_shortened() {
 /// came.
 fn answer_time(threads: u32, go_line: &str, stop_after: Option<Duration>) -> Duration {
     let mut engine = Engine::start();
-    engine.silent(&format!("setoption name Threads value {threads}"));
+    // With more threads than processors the engine says it starts fewer.
+    engine.ask(&format!("setoption name Threads value {threads}"));
     big_middle_game(&mut engine);
     engine.send(go_line);
     let mut since = Instant::now();
@@ -198,14 +199,15 @@ fn stop_ends_a_solve_and_its_fallback_search_at_once() {
     );
 }
 
-/// Sixty-four search threads on a machine with few cores crowd out the thread that
-/// answers, so the bound means something only on an otherwise idle machine.
+/// `Threads 64` starts no more search threads than there are processors, so `stop` is
+/// answered as promptly as with one thread; the bound (issue 11's 10 ms) holds only on
+/// an otherwise idle machine, where no other program takes the processors.
 #[test]
 #[ignore = "needs an idle machine: see tests/README.md"]
 fn stop_is_answered_at_once_with_64_threads() {
     let took = answer_time(64, "go infinite", Some(Duration::from_millis(500)));
     assert!(
-        took < Duration::from_millis(100),
+        took < Duration::from_millis(10),
         "bestmove {took:?} after stop"
     );
 }

@@ -566,10 +566,26 @@ impl<W: Write> Session<W> {
                 }
                 Ok(())
             }
-            Ok(Change::Threads) => self.run_blocking(Job::SetThreads(self.options.threads)),
+            Ok(Change::Threads) => self.set_threads(),
             Ok(Change::Other) => Ok(()),
             Err(e) => self.error(&e.to_string()),
         }
+    }
+
+    /// Gives the searcher the `Threads` asked for, but no more than the processors the
+    /// engine may run on: more search threads than processors only take turns on them,
+    /// with each other and with the threads that read `stop` and write `bestmove`. On a
+    /// crowded processor Linux's scheduler let those wait up to a quarter of a second
+    /// (64 threads on 2 processors), and Lazy SMP gains nothing from threads that wait.
+    fn set_threads(&mut self) -> io::Result<()> {
+        let asked = self.options.threads;
+        let processors = std::thread::available_parallelism().map_or(asked, usize::from);
+        if asked > processors {
+            self.say(&format!(
+                "info string Threads {asked}: this machine lets the engine use {processors} processors; searching with {processors} threads"
+            ))?;
+        }
+        self.run_blocking(Job::SetThreads(asked.min(processors)))
     }
 
     /// Gives a table option's new size to the searcher, or refuses a size the system
