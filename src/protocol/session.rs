@@ -582,7 +582,7 @@ impl<W: Write> Session<W> {
         let processors = std::thread::available_parallelism().map_or(asked, usize::from);
         if asked > processors {
             self.say(&format!(
-                "info string Threads {asked}: this machine lets the engine use {processors} processors; searching with {processors} threads"
+                "info string warning: option Threads: {asked} threads, but this machine lets the engine use {processors} processors; searching with {processors}"
             ))?;
         }
         self.run_blocking(Job::SetThreads(asked.min(processors)))
