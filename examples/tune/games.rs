@@ -31,16 +31,24 @@ pub struct GenOptions {
     /// Write only won positions with a losing move, with their moves (an accuracy
     /// set), instead of every solved position and its children (a tuning set).
     pub accuracy: bool,
-    /// Node budget of the engine's moves in the games.
-    pub engine_nodes: u64,
+    /// How the games are played.
+    pub players: Players,
     /// Give up on a position whose moves take more solver nodes than this each.
     pub solve_nodes: u64,
-    /// Per hundred moves, how many are random instead of the engine's.
-    pub noise_percent: u32,
     /// Positions to leave out (their hashes): those of other sets.
     pub exclude: HashSet<u64>,
     /// Solver table size, MB.
     pub hash_mb: usize,
+}
+
+/// How the games are played: the engine against itself at a node budget, with some
+/// random moves so that games differ.
+pub struct Players {
+    /// Node budget of the engine's moves (each game draws its own from a quarter of it
+    /// to all of it).
+    pub engine_nodes: u64,
+    /// Per hundred moves, how many are random instead of the engine's.
+    pub noise_percent: u32,
 }
 
 /// Plays games and writes labelled positions to `out` until `o.count` are written.
@@ -55,7 +63,7 @@ fn run<B: Bitboard>(start: Position<B>, o: &GenOptions, out: &mut dyn Write) -> 
     let (mut written, mut games, mut tried) = (0, 0, 0);
     while written < o.count {
         games += 1;
-        let game = play_game(start, o, &mut rng);
+        let game = play_game(start, &o.players, &mut rng);
         let last = game.len().min(o.max_ply + 1);
         if last <= o.min_ply {
             continue;
@@ -85,9 +93,9 @@ fn run<B: Bitboard>(start: Position<B>, o: &GenOptions, out: &mut dyn Write) -> 
 
 /// One game from `start`: random openings, then the engine with some noise. Returns
 /// every position of the game, the start first.
-fn play_game<B: Bitboard>(
+pub fn play_game<B: Bitboard>(
     start: Position<B>,
-    o: &GenOptions,
+    o: &Players,
     rng: &mut StdRng,
 ) -> Vec<Position<B>> {
     let mut searcher = Searcher::new(4);

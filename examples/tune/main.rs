@@ -4,6 +4,7 @@
 //! cargo run --release --example tune -- gen [options]       labelled positions to stdout
 //! cargo run --release --example tune -- accuracy [options] FILE...   the accuracy table
 //! cargo run --release --example tune -- fit [options] FILE...        fit the weights
+//! cargo run --release --example tune -- reach [options]     how early the solver proves games
 //!
 //! gen options:
 //!   --size WxH --opening RULE --multi-jump RULE   the rules (default 6x6 diagonal straight)
@@ -24,6 +25,14 @@
 //!   --ridge R            penalty on squared weights (default 1e-4)
 //!   --holdout PERCENT    positions kept out of the fit to check it (default 10)
 //!   --exclude FILE       never use the positions of this set (repeatable)
+//! reach options:
+//!   --size WxH --opening RULE --multi-jump RULE   the rules (default 8x8 diagonal straight)
+//!   --games N            self-play games (default 100)
+//!   --seed X             random seed (default 1)
+//!   --engine-nodes N     node budget of the engine's moves (default 20000)
+//!   --noise PERCENT      share of random moves after the opening (default 10)
+//!   --limits LIST        seconds a solve may take, e.g. 1,10 (default 1,10)
+//!   --hash MB            solver table (default 64, as the engine's SolverHash)
 //! ```
 //!
 //! `scripts/gen-accuracy`, `scripts/accuracy` and `scripts/tune` run these with the
@@ -33,18 +42,21 @@ mod accuracy;
 mod data;
 mod fit;
 mod games;
+mod reach;
 
 use std::collections::HashSet;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use konane::rules::{BoardSize, Variant};
 use konane::search::features::{ENGINE_WEIGHTS, FEATURES, Feature};
 
 use accuracy::Budget;
 use data::Labelled;
-use games::GenOptions;
+use games::{GenOptions, Players};
+use reach::ReachOptions;
 
 fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     text.parse()
@@ -88,9 +100,11 @@ fn run_gen(args: &[String]) -> Result<(), String> {
         max_ply: 16,
         seed: 1,
         accuracy: false,
-        engine_nodes: 4000,
+        players: Players {
+            engine_nodes: 4000,
+            noise_percent: 10,
+        },
         solve_nodes: 20_000_000,
-        noise_percent: 10,
         exclude: HashSet::new(),
         hash_mb: 128,
     };
@@ -111,9 +125,9 @@ fn run_gen(args: &[String]) -> Result<(), String> {
             }
             "--seed" => o.seed = number(value()?)?,
             "--accuracy" => o.accuracy = true,
-            "--engine-nodes" => o.engine_nodes = number::<u64>(value()?)?.max(4),
+            "--engine-nodes" => o.players.engine_nodes = number::<u64>(value()?)?.max(4),
             "--solve-nodes" => o.solve_nodes = number(value()?)?,
-            "--noise" => o.noise_percent = number::<u32>(value()?)?.min(100),
+            "--noise" => o.players.noise_percent = number::<u32>(value()?)?.min(100),
             "--exclude" => o.exclude.extend(hashes(&PathBuf::from(value()?))?),
             "--hash" => o.hash_mb = number(value()?)?,
             _ => return Err(format!("unknown argument '{arg}'")),
@@ -243,13 +257,61 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn run_reach(args: &[String]) -> Result<(), String> {
+    let mut o = ReachOptions {
+        variant: Variant::default(),
+        games: 100,
+        seed: 1,
+        players: Players {
+            engine_nodes: 20_000,
+            noise_percent: 10,
+        },
+        limits: vec![Duration::from_secs(1), Duration::from_secs(10)],
+        hash_mb: 64,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--size" => o.variant.size = rule(value()?)?,
+            "--opening" => o.variant.opening = rule(value()?)?,
+            "--multi-jump" => o.variant.multi_jump = rule(value()?)?,
+            "--games" => o.games = number::<usize>(value()?)?.max(1),
+            "--seed" => o.seed = number(value()?)?,
+            "--engine-nodes" => o.players.engine_nodes = number::<u64>(value()?)?.max(4),
+            "--noise" => o.players.noise_percent = number::<u32>(value()?)?.min(100),
+            "--limits" => o.limits = seconds_list(value()?)?,
+            "--hash" => o.hash_mb = number::<usize>(value()?)?.max(1),
+            _ => return Err(format!("unknown argument '{arg}'")),
+        }
+    }
+    reach::measure(&o)
+}
+
+/// Positive seconds, comma-separated, shortest first.
+fn seconds_list(text: &str) -> Result<Vec<Duration>, String> {
+    let mut limits = text
+        .split(',')
+        .map(|s| {
+            let secs: f64 = number(s)?;
+            Duration::try_from_secs_f64(secs)
+                .ok()
+                .filter(|d| !d.is_zero() && *d <= Duration::from_secs(86_400))
+                .ok_or(format!("'{s}' is not a number of seconds from 0 to a day"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    limits.sort_unstable();
+    Ok(limits)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("gen") => run_gen(&args[1..]),
         Some("accuracy") => run_accuracy(&args[1..]),
         Some("fit") => run_fit(&args[1..]),
-        _ => Err("usage: tune gen|accuracy|fit [options] (see examples/tune/main.rs)".into()),
+        Some("reach") => run_reach(&args[1..]),
+        _ => Err("usage: tune gen|accuracy|fit|reach [options] (see examples/tune/main.rs)".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
