@@ -33,6 +33,7 @@
 //!   --noise PERCENT      share of random moves after the opening (default 10)
 //!   --limits LIST        seconds a solve may take, e.g. 1,10 (default 1,10)
 //!   --hash MB            solver table (default 64, as the engine's SolverHash)
+//!   --regions            with the solver's region analysis (off in the engine)
 //! ```
 //!
 //! `scripts/gen-accuracy`, `scripts/accuracy` and `scripts/tune` run these with the
@@ -52,6 +53,7 @@ use std::time::Duration;
 
 use konane::rules::{BoardSize, Variant};
 use konane::search::features::{ENGINE_WEIGHTS, FEATURES, Feature};
+use konane::search::solver::SolverConfig;
 
 use accuracy::Budget;
 use data::Labelled;
@@ -268,6 +270,7 @@ fn run_reach(args: &[String]) -> Result<(), String> {
         },
         limits: vec![Duration::from_secs(1), Duration::from_secs(10)],
         hash_mb: 64,
+        config: SolverConfig::default(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -282,6 +285,7 @@ fn run_reach(args: &[String]) -> Result<(), String> {
             "--noise" => o.players.noise_percent = number::<u32>(value()?)?.min(100),
             "--limits" => o.limits = seconds_list(value()?)?,
             "--hash" => o.hash_mb = number::<usize>(value()?)?.max(1),
+            "--regions" => o.config.regions = true,
             _ => return Err(format!("unknown argument '{arg}'")),
         }
     }

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use konane::rules::{AnyPosition, Bitboard, Position, Variant};
-use konane::search::solver::{SolveLimits, Solver};
+use konane::search::solver::{SolveLimits, Solver, SolverConfig};
 use konane::with_position;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -34,6 +34,8 @@ pub struct ReachOptions {
     pub limits: Vec<Duration>,
     /// Solver table, MB.
     pub hash_mb: usize,
+    /// The solver's techniques (the default, or with the region analysis on).
+    pub config: SolverConfig,
 }
 
 /// The reach of one game: its length and, per limit, the earliest proven ply.
@@ -50,7 +52,7 @@ pub fn measure(o: &ReachOptions) -> Result<(), String> {
 
 fn run<B: Bitboard>(start: Position<B>, o: &ReachOptions) -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(o.seed);
-    let mut solver = Solver::new(o.hash_mb);
+    let mut solver = Solver::with_config(o.hash_mb, o.config);
     let mut reaches = Vec::with_capacity(o.games);
     for game_number in 1..=o.games {
         let game = play_game(start, &o.players, &mut rng);
