@@ -9,6 +9,7 @@ use crate::rules::{Bitboard, Move, MoveList, Position};
 use super::control::SearchControl;
 use super::eval::evaluate;
 use super::ordering::{History, KILLER, Killers, pick_next, score_moves};
+use super::pruning::{futile, may_be_futile};
 use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
@@ -266,6 +267,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     Bound::Upper if score <= alpha => return score,
                     _ => {}
                 }
+            }
+        }
+
+        if self.selective && !pv_node && may_be_futile(depth, beta) {
+            let eval = evaluate(pos);
+            if eval.own_moves > 0 && futile(depth, eval.total, beta) {
+                return eval.total;
             }
         }
 
