@@ -8,8 +8,8 @@ use crate::rules::{Bitboard, Move, MoveList, Position};
 
 use super::control::SearchControl;
 use super::eval::evaluate;
-use super::ordering::{History, KILLER, Killers, pick_next, score_moves};
-use super::pruning::{futile, may_be_futile};
+use super::ordering::{History, Killers, pick_next, score_moves};
+use super::pruning::{futile, late_move_reduction, may_be_futile};
 use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
@@ -208,15 +208,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// How much shallower to look first at the `index`-th move (ordering score
-    /// `order`) of a node `depth` plies from the horizon (late move reductions): late
-    /// moves of a well-ordered list rarely turn out best, and one that does is searched
-    /// again at full depth. Principal variation nodes, the table move and killers are
-    /// never reduced.
+    /// `order`) of a node `depth` plies from the horizon; see [`late_move_reduction`].
     fn reduction(&self, depth: i32, index: usize, order: i32, pv_node: bool) -> i32 {
-        if !self.selective || pv_node || depth < 3 || index < 2 || order >= KILLER {
-            return 0;
+        if self.selective {
+            late_move_reduction(depth, index, order, pv_node)
+        } else {
+            0
         }
-        1 + i32::from(depth >= 6 && index >= 6)
     }
 
     /// The value of `pos` searched `depth` plies deep, `ply` plies below the root,
