@@ -8,7 +8,8 @@ use crate::rules::{Bitboard, Move, MoveList, Position};
 
 use super::control::SearchControl;
 use super::eval::evaluate;
-use super::ordering::{History, KILLER, Killers, pick_next, score_moves};
+use super::ordering::{History, Killers, pick_next, score_moves};
+use super::pruning::{futile, late_move_reduction, may_be_futile};
 use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
@@ -18,13 +19,16 @@ const CHECK_EVERY: u64 = 2048;
 
 /// Whether a table entry searched to `stored` plies answers a search to `wanted`.
 ///
-/// Only a search to the same depth, or a proven result that ends within `wanted` plies,
-/// gives the very value a search to `wanted` plies would: a deeper score would graft
-/// the result of another depth onto this tree. Keeping the search's value exactly that
-/// of a fixed-depth minimax costs little, since a position recurs almost always at the
-/// same ply, and it is what the minimax tests check.
-fn exact_enough(stored: u8, wanted: i32, score: Score) -> bool {
+/// In play (`selective`) a deeper search is as good as the one asked for, and better.
+/// An exact search takes only a search to the same depth, or a proven result that
+/// ends within `wanted` plies: a deeper score would graft the result of another depth
+/// onto this tree, and the value would no longer be that of a fixed-depth minimax,
+/// which is what the minimax tests check.
+fn exact_enough(stored: u8, wanted: i32, score: Score, selective: bool) -> bool {
     let stored = i32::from(stored);
+    if selective {
+        return stored >= wanted;
+    }
     stored == wanted || (is_proven(score) && stored >= wanted && MATE - score.abs() <= wanted)
 }
 
@@ -115,8 +119,9 @@ pub(super) struct Worker<'a, B: Bitboard> {
     stopped: bool,
     /// Deadlines and node limits only apply once a first iteration gave a move.
     may_stop: bool,
-    /// Whether late moves may be searched less deeply (off for an exact search).
-    reductions: bool,
+    /// Whether the search may be selective: reduce and prune moves and take deeper
+    /// table results (off for an exact search, whose value is that of plain minimax).
+    selective: bool,
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
@@ -141,7 +146,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             started: Instant::now(),
             stopped: false,
             may_stop: false,
-            reductions: !stops.exact,
+            selective: !stops.exact,
         }
     }
 
@@ -203,15 +208,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// How much shallower to look first at the `index`-th move (ordering score
-    /// `order`) of a node `depth` plies from the horizon (late move reductions): late
-    /// moves of a well-ordered list rarely turn out best, and one that does is searched
-    /// again at full depth. Principal variation nodes, the table move and killers are
-    /// never reduced.
+    /// `order`) of a node `depth` plies from the horizon; see [`late_move_reduction`].
     fn reduction(&self, depth: i32, index: usize, order: i32, pv_node: bool) -> i32 {
-        if !self.reductions || pv_node || depth < 3 || index < 2 || order >= KILLER {
-            return 0;
+        if self.selective {
+            late_move_reduction(depth, index, order, pv_node)
+        } else {
+            0
         }
-        1 + i32::from(depth >= 6 && index >= 6)
     }
 
     /// The value of `pos` searched `depth` plies deep, `ply` plies below the root,
@@ -255,13 +258,20 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if let Some(hit) = self.shared.tt.probe(hash) {
             table_move = hit.move_key;
             let score = from_table(hit.score, ply);
-            if !pv_node && exact_enough(hit.depth, depth, hit.score) {
+            if !pv_node && exact_enough(hit.depth, depth, hit.score, self.selective) {
                 match hit.bound {
                     Bound::Exact => return score,
                     Bound::Lower if score >= beta => return score,
                     Bound::Upper if score <= alpha => return score,
                     _ => {}
                 }
+            }
+        }
+
+        if self.selective && !pv_node && may_be_futile(depth, beta) {
+            let eval = evaluate(pos);
+            if eval.own_moves > 0 && futile(depth, eval.total, beta) {
+                return eval.total;
             }
         }
 
@@ -353,5 +363,32 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             .store(hash, best_key, to_table(best, ply), depth_stored, bound);
         self.frames[ply] = frame;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_takes_a_deeper_table_result_and_an_exact_search_does_not() {
+        assert!(exact_enough(7, 5, 40, true), "deeper answers in play");
+        assert!(exact_enough(5, 5, 40, true));
+        assert!(!exact_enough(4, 5, 40, true), "shallower never answers");
+        assert!(
+            !exact_enough(7, 5, 40, false),
+            "deeper is another tree's value"
+        );
+        assert!(exact_enough(5, 5, 40, false));
+    }
+
+    #[test]
+    fn an_exact_search_takes_a_deeper_proof_only_when_it_ends_within_the_depth() {
+        assert!(exact_enough(9, 5, MATE - 3, false));
+        assert!(exact_enough(9, 5, -(MATE - 5), false));
+        assert!(
+            !exact_enough(9, 5, MATE - 7, false),
+            "ends beyond the depth asked"
+        );
     }
 }

@@ -7,6 +7,7 @@ mod endgame;
 pub mod eval;
 pub mod features;
 mod ordering;
+mod pruning;
 mod root;
 pub mod score;
 pub mod skill;
