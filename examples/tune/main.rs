@@ -91,6 +91,26 @@ fn hashes(file: &Path) -> Result<HashSet<u64>, String> {
         .collect()
 }
 
+/// The options `gen` and `reach` share: the rules and how the games are played
+/// (`--size`, `--opening`, `--multi-jump`, `--engine-nodes`, `--noise`). Returns false
+/// when `arg` is none of them.
+fn game_option<'a>(
+    variant: &mut Variant,
+    players: &mut Players,
+    arg: &str,
+    value: &mut dyn FnMut() -> Result<&'a String, String>,
+) -> Result<bool, String> {
+    match arg {
+        "--size" => variant.size = rule(value()?)?,
+        "--opening" => variant.opening = rule(value()?)?,
+        "--multi-jump" => variant.multi_jump = rule(value()?)?,
+        "--engine-nodes" => players.engine_nodes = number::<u64>(value()?)?.max(4),
+        "--noise" => players.noise_percent = number::<u32>(value()?)?.min(100),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 fn run_gen(args: &[String]) -> Result<(), String> {
     let mut o = GenOptions {
         variant: Variant {
@@ -114,9 +134,7 @@ fn run_gen(args: &[String]) -> Result<(), String> {
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
-            "--size" => o.variant.size = rule(value()?)?,
-            "--opening" => o.variant.opening = rule(value()?)?,
-            "--multi-jump" => o.variant.multi_jump = rule(value()?)?,
+            _ if game_option(&mut o.variant, &mut o.players, arg, &mut value)? => {}
             "--count" => o.count = number(value()?)?,
             "--plies" => {
                 let text = value()?;
@@ -127,9 +145,7 @@ fn run_gen(args: &[String]) -> Result<(), String> {
             }
             "--seed" => o.seed = number(value()?)?,
             "--accuracy" => o.accuracy = true,
-            "--engine-nodes" => o.players.engine_nodes = number::<u64>(value()?)?.max(4),
             "--solve-nodes" => o.solve_nodes = number(value()?)?,
-            "--noise" => o.players.noise_percent = number::<u32>(value()?)?.min(100),
             "--exclude" => o.exclude.extend(hashes(&PathBuf::from(value()?))?),
             "--hash" => o.hash_mb = number(value()?)?,
             _ => return Err(format!("unknown argument '{arg}'")),
@@ -276,13 +292,9 @@ fn run_reach(args: &[String]) -> Result<(), String> {
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
-            "--size" => o.variant.size = rule(value()?)?,
-            "--opening" => o.variant.opening = rule(value()?)?,
-            "--multi-jump" => o.variant.multi_jump = rule(value()?)?,
+            _ if game_option(&mut o.variant, &mut o.players, arg, &mut value)? => {}
             "--games" => o.games = number::<usize>(value()?)?.max(1),
             "--seed" => o.seed = number(value()?)?,
-            "--engine-nodes" => o.players.engine_nodes = number::<u64>(value()?)?.max(4),
-            "--noise" => o.players.noise_percent = number::<u32>(value()?)?.min(100),
             "--limits" => o.limits = seconds_list(value()?)?,
             "--hash" => o.hash_mb = number::<usize>(value()?)?.max(1),
             "--regions" => o.config.regions = true,
