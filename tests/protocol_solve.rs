@@ -132,13 +132,16 @@ fn stop_ends_a_solve_that_reports_progress_with_a_legal_move_and_the_reason() {
 #[test]
 fn go_solve_movetime_bounds_the_solve() {
     let mut engine = Engine::start();
+    engine.silent("setoption name MoveOverhead value 0");
     engine.send("position startpos");
     let sent = Instant::now();
     engine.send("go solve movetime 300");
     let out = engine.until_bestmove();
     let took = sent.elapsed();
+    // The solve has three quarters of the time and cannot run out of it sooner; the
+    // short search that picks the move may take less than the rest.
     assert!(
-        took >= Duration::from_millis(250) && took < Duration::from_secs(5),
+        took >= Duration::from_millis(225) && took < Duration::from_secs(5),
         "took {took:?}"
     );
     assert!(
