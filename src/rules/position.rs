@@ -234,15 +234,22 @@ impl<B: Bitboard> Position<B> {
     /// path for search.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move<B>) {
-        let toggled = m.toggled();
+        self.hash = self.hash_after(m);
+        self.occupied ^= m.toggled();
+        self.side = self.side.opponent();
+    }
+
+    /// The [`hash`](Self::hash) of the position after `m` (legal here), without
+    /// playing it: enough to fetch the child's table entry ahead of time.
+    #[inline(always)]
+    #[must_use]
+    pub fn hash_after(&self, m: Move<B>) -> u64 {
         let keys = self.geo.keys();
         let mut hash = self.hash ^ keys.white_to_move();
-        for sq in toggled.squares() {
+        for sq in m.toggled().squares() {
             hash ^= keys.square(sq);
         }
-        self.occupied ^= toggled;
-        self.hash = hash;
-        self.side = self.side.opponent();
+        hash
     }
 
     /// Takes back `m`, the move that led to this position.

@@ -292,6 +292,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             depth
         };
 
+        if depth > 1 {
+            // Every child will probe the table: start fetching their buckets now, so the
+            // memory latency overlaps the ordering instead of stalling each child's probe.
+            for &m in frame.moves.as_slice() {
+                self.shared.tt.prefetch(pos.hash_after(m));
+            }
+        }
         let side = pos.side_to_move();
         score_moves(
             frame.moves.as_slice(),
@@ -310,9 +317,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             pick_next(frame.moves.as_mut_slice(), &mut frame.scores, i);
             let m = frame.moves.as_slice()[i];
             let child = pos.after(m);
-            if depth > 1 {
-                self.shared.tt.prefetch(child.hash());
-            }
             let score = if i == 0 {
                 -self.search(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
