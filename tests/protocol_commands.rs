@@ -166,7 +166,7 @@ fn ugi_names_the_engine_announces_every_option_and_ends_with_ugiok() {
     expect("Hash", "spin", Some("16"));
     expect("Clear Hash", "button", None);
     expect("Threads", "spin", Some("1"));
-    expect("MoveOverhead", "spin", Some("30"));
+    expect("MoveOverhead", "spin", Some("10"));
     expect("Ponder", "check", Some("false"));
     expect("MultiPV", "spin", Some("1"));
     expect("BoardSize", "string", Some("8x8"));

@@ -313,7 +313,7 @@ fn ponder_waits_for_ponderhit_then_searches_under_its_limits() {
     engine.send("ponderhit");
     let out = engine.until_bestmove();
     let took = hit.elapsed();
-    // movetime 300 less the 30 ms MoveOverhead counts from ponderhit: at least 270 ms.
+    // movetime 300 less the 10 ms MoveOverhead counts from ponderhit: at least 290 ms.
     assert!(
         took >= Duration::from_millis(250) && took < HANG,
         "bestmove {took:?} after ponderhit"
@@ -608,7 +608,7 @@ fn go_movetime_500_answers_between_450_and_600_ms() {
     let mut engine = Engine::start();
     engine.silent("position startpos moves d5 d4");
     let position = start_after(variant("8x8", "diagonal", "straight"), &["d5", "d4"]);
-    // The engine plans 470 ms (500 less the 30 ms MoveOverhead).
+    // The engine plans 490 ms (500 less the 10 ms MoveOverhead).
     let ms = Duration::from_millis;
     timed_go(
         &mut engine,

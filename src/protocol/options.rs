@@ -115,7 +115,7 @@ const SPECS: [Spec; 14] = [
             get: |o| o.move_overhead_ms,
             set: |o, n| o.move_overhead_ms = n,
         },
-        default: "30",
+        default: "10",
         effect: Change::Other,
     },
     Spec {
@@ -510,6 +510,6 @@ mod tests {
         }
         assert_eq!(o.solver_hash_mb, crate::search::SOLVER_HASH_MB);
         assert_eq!(o.hash_mb, 16);
-        assert_eq!(o.move_overhead_ms, 30);
+        assert_eq!(o.move_overhead_ms, 10);
     }
 }
