@@ -46,7 +46,7 @@ fn merged_shards_agree_with_a_single_proof() {
     for (w, h) in [(5, 5), (4, 5), (4, 4), (3, 5)] {
         for multi_jump in MultiJump::ALL {
             let root = AnyPosition::start(variant(w, h, Opening::Diagonal, multi_jump));
-            for (plies, count) in [(1, 2), (2, 3), (3, 4)] {
+            for (plies, count) in [(1, 2), (2, 3), (3, 4), (4, 3)] {
                 let merged = split::merge(&shards(&root, plies, count)).expect("whole split");
                 assert_eq!(
                     merged.side_to_move_wins,
@@ -84,7 +84,7 @@ fn a_missing_shard_is_named() {
 #[test]
 fn a_corrupt_part_is_refused() {
     let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
-    let parts = shards(&root, 2, 2);
+    let parts = shards(&root, 4, 2);
     let corrupt = |edit: &dyn Fn(&mut Part)| {
         let mut parts = parts.clone();
         edit(&mut parts[1]);
@@ -239,4 +239,22 @@ fn konane_solve_refuses_bad_arguments_with_status_2() {
         assert_eq!(code, 2, "{args:?}: {out} {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+#[test]
+fn the_frontier_keeps_one_of_each_set_of_mirror_images() {
+    // 6x6, diagonal opening: black removes a corner (a6, f1) or a central square (c4,
+    // d3); the half turn maps each onto the other of its pair.
+    let root = AnyPosition::start(variant(6, 6, Opening::Diagonal, MultiJump::Straight));
+    assert_eq!(root.legal_move_texts().len(), 4);
+    assert_eq!(split::frontier(&root, 1).unwrap().len(), 2);
+    // 7x7, any opening: 25 removals, 6 up to the eight symmetries of the square.
+    let root = AnyPosition::start(variant(7, 7, Opening::Any, MultiJump::Straight));
+    assert_eq!(root.legal_move_texts().len(), 25);
+    assert_eq!(split::frontier(&root, 1).unwrap().len(), 6);
+    // 4x6: of its symmetries only the half turn keeps the colouring (the mirrors swap
+    // it), and it leaves no square in place, so the removals fold in pairs.
+    let root = AnyPosition::start(variant(4, 6, Opening::Any, MultiJump::Straight));
+    let removals = root.legal_move_texts().len();
+    assert_eq!(split::frontier(&root, 1).unwrap().len() * 2, removals);
 }

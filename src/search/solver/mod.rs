@@ -66,6 +66,7 @@
 mod bucket;
 mod dfpn;
 mod estimate;
+mod fold;
 mod node;
 mod numbers;
 mod ordering;

@@ -1,13 +1,15 @@
 //! Proofs split into independent jobs, and put back together.
 //!
 //! A proof too big for one machine is cut at a fixed depth: every distinct position
-//! `plies` moves below the root (the *frontier*, in a fixed order) is proven on its
-//! own, each job taking its share of the frontier (shard `i` of `n` takes positions
-//! `i-1`, `i-1+n`, ...), with no communication between jobs, so any batch scheduler
-//! can run them. Each job writes a [`Part`]; [`merge`] checks that the parts belong to
-//! the same split and cover the whole frontier, then runs the minimax of the tree
-//! above the frontier for the verdict and the proven line. The cost is the table the
-//! jobs no longer share: transpositions between two shards' subtrees are proven twice.
+//! `plies` moves below the root, up to the board's symmetries (the *frontier*, in a
+//! fixed order), is proven on its own, each job taking its share of the frontier
+//! (shard `i` of `n` takes positions `i-1`, `i-1+n`, ...), with no communication
+//! between jobs, so any batch scheduler can run them. Each job writes a [`Part`];
+//! [`merge`] checks that the parts belong to the same split and cover the whole
+//! frontier, then runs the minimax of the tree above the frontier for the verdict and
+//! the proven line, reading a position that is a mirror image of a frontier position
+//! through the mirror (see [`fold`](super::fold)). The cost is the table the jobs no
+//! longer share: transpositions between two shards' subtrees are proven twice.
 
 use std::collections::{HashMap, HashSet};
 
@@ -16,10 +18,12 @@ use thiserror::Error;
 
 use crate::rules::{AnyPosition, BoardSize, MultiJump, Opening, Variant};
 
+use super::fold::Fold;
 use super::{Interrupted, SolveLimits, SolveProgress, Solver};
 
-/// The format name written into every part, checked by [`merge`].
-pub const PART_FORMAT: &str = "konane-solve-part-1";
+/// The format name written into every part, checked by [`merge`]. Version 2 folds the
+/// frontier by symmetry; parts of version 1 have a frontier of another length.
+pub const PART_FORMAT: &str = "konane-solve-part-2";
 
 /// The most frontier positions a split may have: the frontier is held in memory by
 /// every job and by the merge.
@@ -130,16 +134,17 @@ fn list(numbers: &[u32]) -> String {
 }
 
 /// Every distinct position exactly `plies` moves below `root` (positions where the
-/// game ends sooner are not on it), in a fixed order: depth-first in move order, each
-/// position at its first appearance.
+/// game ends sooner are not on it), one of each set of mirror images, in a fixed
+/// order: level by level in move order, each position at its first appearance.
 pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, SplitError> {
+    let fold = Fold::new(root);
     let mut level = vec![*root];
     for _ in 0..plies {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
         for pos in &level {
             for child in pos.children() {
-                if seen.insert(child.to_string()) {
+                if seen.insert(fold.class(&child)) {
                     next.push(child);
                     if next.len() > MAX_FRONTIER {
                         return Err(SplitError::FrontierTooLarge { plies });
@@ -228,7 +233,8 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
     let first = parts.first().ok_or(SplitError::NoParts)?;
     let root = part_root(first)?;
     let positions = frontier(&root, first.plies)?;
-    let mut proven: HashMap<String, (bool, &[String])> = HashMap::new();
+    let fold = Fold::new(&root);
+    let mut proven: HashMap<String, Proven<'_>> = HashMap::new();
     let mut covered = vec![false; first.shards as usize];
     for part in parts {
         check_same_split(first, part)?;
@@ -272,7 +278,14 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
                 )));
             }
             check_line(&positions[index], result).map_err(corrupt)?;
-            proven.insert(position, (result.side_to_move_wins, &result.pv));
+            proven.insert(
+                fold.class(&positions[index]),
+                Proven {
+                    position: positions[index],
+                    side_to_move_wins: result.side_to_move_wins,
+                    pv: &result.pv,
+                },
+            );
         }
         covered[part.shard as usize - 1] = true;
     }
@@ -287,6 +300,7 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
     }
     let mut above = Above {
         proven: &proven,
+        fold: &fold,
         memo: HashMap::new(),
         plies: first.plies,
     };
@@ -368,9 +382,18 @@ fn check_line(pos: &AnyPosition, result: &FrontierResult) -> Result<(), String> 
     Ok(())
 }
 
+/// A frontier position's result, as a part gave it.
+struct Proven<'a> {
+    position: AnyPosition,
+    side_to_move_wins: bool,
+    pv: &'a [String],
+}
+
 /// The minimax of the tree above the frontier.
 struct Above<'a> {
-    proven: &'a HashMap<String, (bool, &'a [String])>,
+    /// The frontier's results by [class](Fold::class).
+    proven: &'a HashMap<String, Proven<'a>>,
+    fold: &'a Fold,
     /// Value and plies to the end, by position text.
     memo: HashMap<String, (bool, usize)>,
     plies: u32,
@@ -380,11 +403,11 @@ impl Above<'_> {
     /// Whether the side to move at `pos` (`depth` plies below the root) wins, and the
     /// length of its proven line.
     fn value(&mut self, pos: &AnyPosition, depth: u32) -> (bool, usize) {
-        let text = pos.to_string();
         if depth == self.plies {
-            let (win, pv) = self.proven[&text];
-            return (win, pv.len());
+            let result = &self.proven[&self.fold.class(pos)];
+            return (result.side_to_move_wins, result.pv.len());
         }
+        let text = pos.to_string();
         if let Some(&known) = self.memo.get(&text) {
             return known;
         }
@@ -421,8 +444,10 @@ impl Above<'_> {
             pos = child;
             line.push(m);
         }
-        let (_, pv) = self.proven[&pos.to_string()];
-        line.extend(pv.iter().cloned());
+        let result = &self.proven[&self.fold.class(&pos)];
+        if let Some(pv) = self.fold.map_line(&result.position, &pos, result.pv) {
+            line.extend(pv);
+        }
         line
     }
 }
