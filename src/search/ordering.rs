@@ -118,10 +118,14 @@ pub fn score_moves<B: Bitboard>(
 /// time, since a cutoff often comes before the list is sorted).
 #[inline]
 pub fn pick_next<B: Bitboard>(moves: &mut [Move<B>], scores: &mut [i32], from: usize) {
+    // The first of the best, found with the best score held in a register and no
+    // bounds checks in the loop (this loop is a tenth of a search's time).
     let mut best = from;
-    for i in from + 1..moves.len() {
-        if scores[i] > scores[best] {
+    let mut best_score = scores[from];
+    for (i, &score) in scores[..moves.len()].iter().enumerate().skip(from + 1) {
+        if score > best_score {
             best = i;
+            best_score = score;
         }
     }
     moves.swap(from, best);
