@@ -28,6 +28,7 @@ usage:
   konane-solve [options]                                prove one position
   konane-solve [options] --split P --shard I/N --out F  prove shard I of N (1 <= I <= N)
                                                         of the positions P plies below it
+                                                        (one of each set of mirror images)
   konane-solve merge FILE...                            combine the shards' files
 
 position options:
