@@ -95,10 +95,18 @@ fn a_corrupt_part_is_refused() {
         matches!(flipped, Err(SplitError::Corrupt { shard: 2, .. })),
         "{flipped:?}"
     );
-    let moved = corrupt(&|p| p.results.swap(0, 1));
+    let moved = corrupt(&|p| p.results[0].index = p.results[1].index);
     assert!(
         matches!(moved, Err(SplitError::Corrupt { shard: 2, .. })),
         "{moved:?}"
+    );
+    let swapped = corrupt(&|p| {
+        let other = p.results[1].position.clone();
+        p.results[0].position = other;
+    });
+    assert!(
+        matches!(swapped, Err(SplitError::Corrupt { shard: 2, .. })),
+        "{swapped:?}"
     );
     let short = corrupt(&|p| {
         p.results.pop();
@@ -121,6 +129,37 @@ fn a_corrupt_part_is_refused() {
         matches!(bad_line, Err(SplitError::Corrupt { .. })),
         "{bad_line:?}"
     );
+}
+
+#[test]
+fn a_shard_skips_what_its_own_results_decide() {
+    for (w, h) in [(5, 5), (4, 5), (4, 4)] {
+        let root = AnyPosition::start(variant(w, h, Opening::Diagonal, MultiJump::Straight));
+        let part = shards(&root, 2, 1).remove(0);
+        assert!(!part.skipped.is_empty(), "{w}x{h}: nothing skipped");
+        assert_eq!(part.results.len() + part.skipped.len(), part.frontier);
+        assert_eq!(
+            split::merge(std::slice::from_ref(&part))
+                .unwrap()
+                .side_to_move_wins,
+            single(&root)
+        );
+        // The last proof was needed when it was made: without it the root is open,
+        // and the merge names it among the skipped positions it needs.
+        let mut edited = part.clone();
+        let last = edited.results.pop().unwrap();
+        edited.skipped.push(last.index);
+        match split::merge(&[edited]) {
+            Err(SplitError::Unresolved { needed }) => assert!(
+                needed.contains(&last.index)
+                    && needed
+                        .iter()
+                        .all(|i| part.skipped.contains(i) || *i == last.index),
+                "{w}x{h}: {needed:?}"
+            ),
+            other => panic!("{w}x{h}: {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -28,7 +28,9 @@ usage:
   konane-solve [options]                                prove one position
   konane-solve [options] --split P --shard I/N --out F  prove shard I of N (1 <= I <= N)
                                                         of the positions P plies below it
-                                                        (one of each set of mirror images)
+                                                        (one of each set of mirror images),
+                                                        skipping those its own results
+                                                        make irrelevant
   konane-solve merge FILE...                            combine the shards' files
 
 position options:
@@ -262,11 +264,12 @@ fn prove_shard(o: &Options, plies: u32, shard: Shard, out: &str) -> Result<(), F
     let json = serde_json::to_vec_pretty(&part).map_err(|e| usage(e.to_string()))?;
     write_safely(Path::new(out), &json).map_err(usage)?;
     println!(
-        "shard {}/{}: {} of {} frontier positions, {} nodes, {:.3}s, written to {out}",
+        "shard {}/{}: {} of {} frontier positions proven, {} skipped, {} nodes, {:.3}s, written to {out}",
         shard.index,
         shard.count,
         part.results.len(),
         part.frontier,
+        part.skipped.len(),
         part.nodes,
         part.seconds
     );

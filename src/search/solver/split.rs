@@ -3,13 +3,23 @@
 //! A proof too big for one machine is cut at a fixed depth: every distinct position
 //! `plies` moves below the root, up to the board's symmetries (the *frontier*, in a
 //! fixed order), is proven on its own, each job taking its share of the frontier
-//! (shard `i` of `n` takes positions `i-1`, `i-1+n`, ...), with no communication
-//! between jobs, so any batch scheduler can run them. Each job writes a [`Part`];
-//! [`merge`] checks that the parts belong to the same split and cover the whole
-//! frontier, then runs the minimax of the tree above the frontier for the verdict and
-//! the proven line, reading a position that is a mirror image of a frontier position
-//! through the mirror (see [`fold`](super::fold)). The cost is the table the jobs no
-//! longer share: transpositions between two shards' subtrees are proven twice.
+//! (shard `i` of `n` takes the `i`-th of `n` runs of consecutive positions), with no
+//! communication between jobs, so any batch scheduler can run them. Each job writes a
+//! [`Part`]; [`merge`] checks that the parts belong to the same split and cover the
+//! whole frontier, then runs the minimax of the tree above the frontier for the verdict
+//! and the proven line, reading a position that is a mirror image of a frontier
+//! position through the mirror (see [`fold`](super::fold)).
+//!
+//! A job proves its positions in order and skips those its own results have made
+//! irrelevant: once a position above the frontier is decided (a won node by one losing
+//! child, a lost node by all its children), the frontier positions below it matter
+//! only through other, undecided paths from the root. The frontier lists the children
+//! of each node cheapest-looking first (by the solver's [estimate](super::estimate) of
+//! their proofs) and a shard's positions are consecutive, so siblings mostly share a
+//! shard and a won node's first winning child spares the proofs of the others. The remaining
+//! cost is the table the jobs no longer share (transpositions between two shards'
+//! subtrees are proven twice) and the skips a job misses because the deciding result
+//! is in another shard.
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,13 +27,16 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::rules::{AnyPosition, BoardSize, MultiJump, Opening, Variant};
+use crate::with_position;
 
+use super::estimate::estimated_nodes;
 use super::fold::Fold;
 use super::{Interrupted, SolveLimits, SolveProgress, Solver};
 
-/// The format name written into every part, checked by [`merge`]. Version 2 folds the
-/// frontier by symmetry; parts of version 1 have a frontier of another length.
-pub const PART_FORMAT: &str = "konane-solve-part-2";
+/// The format name written into every part, checked by [`merge`]. Version 2 folded the
+/// frontier by symmetry (version 1's is longer); version 3 orders it by estimated cost, gives
+/// each shard a run of consecutive positions and lets a shard skip positions.
+pub const PART_FORMAT: &str = "konane-solve-part-3";
 
 /// The most frontier positions a split may have: the frontier is held in memory by
 /// every job and by the merge.
@@ -59,8 +72,11 @@ pub struct Part {
     pub shards: u32,
     /// How many positions the whole frontier has.
     pub frontier: usize,
-    /// The proven positions of this shard.
+    /// The proven positions of this shard, in frontier order.
     pub results: Vec<FrontierResult>,
+    /// The frontier indices of this shard's positions it did not prove, its own results
+    /// having decided every position above them, in frontier order.
+    pub skipped: Vec<usize>,
     /// Nodes searched by this job.
     pub nodes: u64,
     /// Wall-clock seconds this job took.
@@ -123,19 +139,27 @@ pub enum SplitError {
         /// How many shards the split has.
         count: u32,
     },
+    /// The parts skipped positions the verdict needs (parts that were edited, or
+    /// mixed from different runs).
+    #[error("the parts leave the root unproven: frontier positions {} were skipped", list(.needed))]
+    Unresolved {
+        /// Frontier indices of skipped positions still needed (at most ten).
+        needed: Vec<usize>,
+    },
 }
 
-fn list(numbers: &[u32]) -> String {
+fn list<T: ToString>(numbers: &[T]) -> String {
     numbers
         .iter()
-        .map(u32::to_string)
+        .map(T::to_string)
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// Every distinct position exactly `plies` moves below `root` (positions where the
 /// game ends sooner are not on it), one of each set of mirror images, in a fixed
-/// order: level by level in move order, each position at its first appearance.
+/// order: level by level, the children of each position cheapest-looking first (by
+/// [`estimated_nodes`]; ties in move order), each position at its first appearance.
 pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, SplitError> {
     let fold = Fold::new(root);
     let mut level = vec![*root];
@@ -143,7 +167,7 @@ pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, Spli
         let mut seen = HashSet::new();
         let mut next = Vec::new();
         for pos in &level {
-            for child in pos.children() {
+            for child in children_by_estimate(pos) {
                 if seen.insert(fold.class(&child)) {
                     next.push(child);
                     if next.len() > MAX_FRONTIER {
@@ -157,8 +181,29 @@ pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, Spli
     Ok(level)
 }
 
+/// The positions after each move of `pos`, those whose proofs look cheapest first (a
+/// stable sort: ties keep move order).
+fn children_by_estimate(pos: &AnyPosition) -> Vec<AnyPosition> {
+    let mut children: Vec<(f64, AnyPosition)> = pos
+        .children()
+        .into_iter()
+        .map(|child| (with_position!(child, p => estimated_nodes(&p)), child))
+        .collect();
+    children.sort_by(|a, b| a.0.total_cmp(&b.0));
+    children.into_iter().map(|(_, child)| child).collect()
+}
+
+/// The frontier indices of shard `index` (1-based) of `count` over a frontier of `len`
+/// positions: the `index`-th of `count` runs of consecutive positions, as equal in
+/// length as they can be.
+fn block(index: u32, count: u32, len: usize) -> std::ops::Range<usize> {
+    let at = |i: u32| (i as usize * len) / count as usize;
+    at(index - 1)..at(index)
+}
+
 /// Proves shard `shard` of the frontier `plies` below `root` with `solver`, one
-/// position after the other (the solver's table carries over between them).
+/// position after the other (the solver's table carries over between them), skipping
+/// the positions its own results have made irrelevant (see the module notes).
 pub fn solve_shard(
     solver: &mut Solver,
     root: &AnyPosition,
@@ -175,11 +220,22 @@ pub fn solve_shard(
     }
     let started = std::time::Instant::now();
     let positions = frontier(root, plies)?;
-    let mut results = Vec::new();
+    let fold = Fold::new(root);
+    let mut results: Vec<FrontierResult> = Vec::new();
+    let mut skipped = Vec::new();
     let mut nodes = 0;
-    let mine = (shard.index as usize - 1..positions.len()).step_by(shard.count as usize);
-    for index in mine {
+    // What the results so far leave undecided; recomputed after each new result.
+    let mut needed: Option<HashSet<String>> = None;
+    for index in block(shard.index, shard.count, positions.len()) {
         let pos = &positions[index];
+        let undecided = needed.get_or_insert_with(|| {
+            let known = known_results(&fold, &positions, &results);
+            Above::new(&known, &fold, plies).needed(root)
+        });
+        if !undecided.contains(&fold.class(pos)) {
+            skipped.push(index);
+            continue;
+        }
         let line = match solver.solve_any(pos, limits, progress) {
             Ok(line) => line,
             Err(e) => return Ok(Err(e)),
@@ -192,6 +248,7 @@ pub fn solve_shard(
             pv: line.pv,
             nodes: line.nodes,
         });
+        needed = None;
     }
     let variant = root.variant();
     Ok(Ok(Part {
@@ -205,9 +262,30 @@ pub fn solve_shard(
         shards: shard.count,
         frontier: positions.len(),
         results,
+        skipped,
         nodes,
         seconds: started.elapsed().as_secs_f64(),
     }))
+}
+
+/// The proven frontier positions among `results`, by class.
+fn known_results<'a>(
+    fold: &Fold,
+    positions: &[AnyPosition],
+    results: &'a [FrontierResult],
+) -> HashMap<String, Proven<'a>> {
+    results
+        .iter()
+        .map(|r| {
+            let position = positions[r.index];
+            let proven = Proven {
+                position,
+                side_to_move_wins: r.side_to_move_wins,
+                pv: &r.pv,
+            };
+            (fold.class(&position), proven)
+        })
+        .collect()
 }
 
 /// The verdict of a merged split.
@@ -235,6 +313,7 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
     let positions = frontier(&root, first.plies)?;
     let fold = Fold::new(&root);
     let mut proven: HashMap<String, Proven<'_>> = HashMap::new();
+    let mut skipped = HashSet::new();
     let mut covered = vec![false; first.shards as usize];
     for part in parts {
         check_same_split(first, part)?;
@@ -261,20 +340,27 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
                 positions.len()
             )));
         }
-        let expected = (part.shard as usize - 1..positions.len()).step_by(part.shards as usize);
-        if part.results.len() != expected.len() {
+        let expected = block(part.shard, part.shards, positions.len());
+        let mut listed: Vec<usize> = part.results.iter().map(|r| r.index).collect();
+        listed.extend(&part.skipped);
+        listed.sort_unstable();
+        if !listed.iter().copied().eq(expected.clone()) {
             return Err(corrupt(format!(
-                "{} results for a shard of {} positions",
+                "its {} results and {} skipped positions are not frontier positions {} to {}",
                 part.results.len(),
-                expected.len()
+                part.skipped.len(),
+                expected.start,
+                expected.end.saturating_sub(1)
             )));
         }
-        for (result, index) in part.results.iter().zip(expected) {
+        skipped.extend(part.skipped.iter().map(|&i| fold.class(&positions[i])));
+        for result in &part.results {
+            let index = result.index;
             let position = positions[index].to_string();
-            if result.index != index || result.position != position {
+            if result.position != position {
                 return Err(corrupt(format!(
-                    "result {} ('{}') is not frontier position {index} ('{position}')",
-                    result.index, result.position
+                    "result {index} ('{}') is not frontier position {index} ('{position}')",
+                    result.position
                 )));
             }
             check_line(&positions[index], result).map_err(corrupt)?;
@@ -298,13 +384,18 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
             count: first.shards,
         });
     }
-    let mut above = Above {
-        proven: &proven,
-        fold: &fold,
-        memo: HashMap::new(),
-        plies: first.plies,
+    let mut above = Above::new(&proven, &fold, first.plies);
+    let Some((win, _)) = above.value(&root, 0) else {
+        let needed = above.needed(&root);
+        let needed = (0..positions.len())
+            .filter(|&i| {
+                let class = fold.class(&positions[i]);
+                skipped.contains(&class) && needed.contains(&class)
+            })
+            .take(10)
+            .collect();
+        return Err(SplitError::Unresolved { needed });
     };
-    let (win, _) = above.value(&root, 0);
     Ok(Merged {
         root,
         side_to_move_wins: win,
@@ -389,41 +480,84 @@ struct Proven<'a> {
     pv: &'a [String],
 }
 
-/// The minimax of the tree above the frontier.
+/// The minimax of the tree above the frontier, over the frontier results known so far.
 struct Above<'a> {
-    /// The frontier's results by [class](Fold::class).
+    /// The known frontier results by [class](Fold::class).
     proven: &'a HashMap<String, Proven<'a>>,
     fold: &'a Fold,
-    /// Value and plies to the end, by position text.
-    memo: HashMap<String, (bool, usize)>,
+    /// Value and plies to the end (`None`: not decided yet), by position text.
+    memo: HashMap<String, Option<(bool, usize)>>,
     plies: u32,
 }
 
-impl Above<'_> {
+impl<'a> Above<'a> {
+    /// The minimax over the frontier `plies` deep whose known results are `proven`.
+    fn new(proven: &'a HashMap<String, Proven<'a>>, fold: &'a Fold, plies: u32) -> Above<'a> {
+        Above {
+            proven,
+            fold,
+            memo: HashMap::new(),
+            plies,
+        }
+    }
+
     /// Whether the side to move at `pos` (`depth` plies below the root) wins, and the
-    /// length of its proven line.
-    fn value(&mut self, pos: &AnyPosition, depth: u32) -> (bool, usize) {
+    /// length of its proven line; `None` while the known results do not decide it. A
+    /// won node takes its first losing child in move order.
+    fn value(&mut self, pos: &AnyPosition, depth: u32) -> Option<(bool, usize)> {
         if depth == self.plies {
-            let result = &self.proven[&self.fold.class(pos)];
-            return (result.side_to_move_wins, result.pv.len());
+            let result = self.proven.get(&self.fold.class(pos))?;
+            return Some((result.side_to_move_wins, result.pv.len()));
         }
         let text = pos.to_string();
         if let Some(&known) = self.memo.get(&text) {
             return known;
         }
-        let mut best: Option<(bool, usize)> = None;
+        // Lost (by the longest line) unless a child loses or is undecided.
+        let mut value = Some((false, 0));
         for child in pos.children() {
-            let (child_wins, plies) = self.value(&child, depth + 1);
-            let candidate = (!child_wins, plies + 1);
-            best = Some(match best {
-                None => candidate,
-                Some(b) if better(candidate, b) => candidate,
-                Some(b) => b,
-            });
+            match self.value(&child, depth + 1) {
+                Some((false, plies)) => {
+                    value = Some((true, plies + 1));
+                    break;
+                }
+                Some((true, plies)) => {
+                    value = value.map(|(_, longest)| (false, longest.max(plies + 1)));
+                }
+                None => value = None,
+            }
         }
-        let value = best.unwrap_or((false, 0));
+        // A node with some child undecided and none lost is undecided.
         self.memo.insert(text, value);
         value
+    }
+
+    /// The classes of the undecided frontier positions that an undecided path from
+    /// `root` reaches: the ones whose proofs can still change the verdict.
+    fn needed(&mut self, root: &AnyPosition) -> HashSet<String> {
+        let mut needed = HashSet::new();
+        let mut visited = HashSet::new();
+        self.collect_needed(root, 0, &mut visited, &mut needed);
+        needed
+    }
+
+    fn collect_needed(
+        &mut self,
+        pos: &AnyPosition,
+        depth: u32,
+        visited: &mut HashSet<String>,
+        needed: &mut HashSet<String>,
+    ) {
+        if self.value(pos, depth).is_some() || !visited.insert(pos.to_string()) {
+            return;
+        }
+        if depth == self.plies {
+            needed.insert(self.fold.class(pos));
+            return;
+        }
+        for child in pos.children() {
+            self.collect_needed(&child, depth + 1, visited, needed);
+        }
     }
 
     /// The proven line from `root`.
@@ -431,11 +565,13 @@ impl Above<'_> {
         let mut line = Vec::new();
         let mut pos = root;
         for depth in 0..self.plies {
-            let (win, plies) = self.value(&pos, depth);
+            let Some((win, plies)) = self.value(&pos, depth) else {
+                return line;
+            };
             let chosen = pos.legal_move_texts().into_iter().find_map(|m| {
                 let mut child = pos;
                 child.play_text(&m).ok()?;
-                let (child_wins, child_plies) = self.value(&child, depth + 1);
+                let (child_wins, child_plies) = self.value(&child, depth + 1)?;
                 (child_wins != win && child_plies + 1 == plies).then_some((m, child))
             });
             let Some((m, child)) = chosen else {
@@ -444,33 +580,11 @@ impl Above<'_> {
             pos = child;
             line.push(m);
         }
-        let result = &self.proven[&self.fold.class(&pos)];
-        if let Some(pv) = self.fold.map_line(&result.position, &pos, result.pv) {
+        if let Some(result) = self.proven.get(&self.fold.class(&pos))
+            && let Some(pv) = self.fold.map_line(&result.position, &pos, result.pv)
+        {
             line.extend(pv);
         }
         line
-    }
-}
-
-/// Whether `a` (win?, plies) is a better choice than `b` for the side to move: a win
-/// before a loss, the first win found (shortest is not sought), the longest loss.
-fn better(a: (bool, usize), b: (bool, usize)) -> bool {
-    match (a.0, b.0) {
-        (true, false) => true,
-        (false, false) => a.1 > b.1,
-        _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn better_prefers_a_win_then_the_longest_loss() {
-        assert!(better((true, 9), (false, 3)));
-        assert!(!better((true, 9), (true, 3)));
-        assert!(better((false, 9), (false, 3)));
-        assert!(!better((false, 9), (true, 3)));
     }
 }
