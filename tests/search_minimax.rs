@@ -1,6 +1,6 @@
 //! The search, with its table, move ordering and windows, must return exactly the value
-//! of a plain fixed-depth minimax over the same evaluation (the same forced-move
-//! extension and the same scoring of lost positions).
+//! of a plain fixed-depth minimax over the same evaluation (the same extension of
+//! nodes with few moves and the same scoring of lost positions).
 
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -8,7 +8,7 @@
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
 use konane::search::eval::evaluate;
 use konane::search::score::{Score, mated_at};
-use konane::search::{SearchControl, SearchParams, Searcher};
+use konane::search::{EXTENSION_MOVES, SearchControl, SearchParams, Searcher};
 use konane::with_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -27,7 +27,11 @@ fn minimax<B: Bitboard>(pos: &Position<B>, depth: i32, ply: usize) -> Score {
     if moves.is_empty() {
         return mated_at(ply);
     }
-    let depth = if moves.len() == 1 { depth + 1 } else { depth };
+    let depth = if moves.len() <= EXTENSION_MOVES {
+        depth + 1
+    } else {
+        depth
+    };
     moves
         .iter()
         .map(|&m| -minimax(&pos.after(m), depth - 1, ply + 1))

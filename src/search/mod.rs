@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::{Bitboard, Move, Position};
 
+pub use alphabeta::EXTENSION_MOVES;
 pub use control::SearchControl;
 pub use endgame::{proven_line, proven_result};
 pub use root::{Iteration, SearchResult};
