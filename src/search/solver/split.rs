@@ -268,7 +268,8 @@ pub fn solve_shard(
     }))
 }
 
-/// The proven frontier positions among `results`, by class.
+/// The proven frontier positions among `results` (checked to be on `positions`), by
+/// class.
 fn known_results<'a>(
     fold: &Fold,
     positions: &[AnyPosition],
@@ -364,15 +365,8 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
                 )));
             }
             check_line(&positions[index], result).map_err(corrupt)?;
-            proven.insert(
-                fold.class(&positions[index]),
-                Proven {
-                    position: positions[index],
-                    side_to_move_wins: result.side_to_move_wins,
-                    pv: &result.pv,
-                },
-            );
         }
+        proven.extend(known_results(&fold, &positions, &part.results));
         covered[part.shard as usize - 1] = true;
     }
     let missing: Vec<u32> = (1..=first.shards)
