@@ -126,6 +126,19 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
     // Rows 2, 3 and 4 with n from 2 to 5, row 5 with n from 2 to 4; four setups, two
     // rules.
     assert_eq!(checked, (3 * 4 + 3) * 4 * 2);
+    // Each setup's class is reported on stderr too, as soon as it is known: the same
+    // classes, in the same order.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let reported: Vec<&str> = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("narrow-table: "))
+        .filter_map(|line| line.split_once(": ").map(|(_, rest)| &rest[..1]))
+        .collect();
+    let classes: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.rsplit(' ').next())
+        .collect();
+    assert_eq!(reported, classes, "{stderr}");
 }
 
 /// A copy of the script in a fresh folder, beside a `docs/solved.md` holding `doc`.
