@@ -23,7 +23,8 @@
 //!   --pns PERCENT          df-pn over positions with at most this share of empty
 //!                          squares (default 45; 0: alpha-beta alone)
 //!   --regions              fold dead stones and one-sided regions (off by default)
-//!   --no-symmetry --no-mobility --no-history --no-etc   switch techniques off
+//!   --no-symmetry --no-mobility --no-history --no-etc --no-mobility-numbers
+//!                          switch techniques off
 //! ```
 //!
 //! Times are the process's CPU time (all solving threads; the machine is shared, so
@@ -113,6 +114,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--no-mobility" => o.config.mobility_ordering = false,
             "--no-history" => o.config.history = false,
             "--no-etc" => o.config.etc = false,
+            "--no-mobility-numbers" => o.config.mobility_numbers = false,
             "--pns" => o.config.proof_number_percent = number(value()?)?,
             "--regions" => o.config.regions = true,
             "--stats" => o.stats = true,

@@ -96,6 +96,7 @@ fn techniques_never_change_a_verdict() {
             etc: false,
             history: false,
             mobility_ordering: false,
+            mobility_numbers: false,
             ..SolverConfig::default()
         },
         // Alpha-beta alone, and proof-number search alone.

@@ -12,9 +12,14 @@
 //! `pn(n)`, the work still needed to prove that `M` wins, is the least `dn(c)` of its
 //! children (one child lost for the opponent is enough), and `dn(n)`, the work to prove
 //! that `M` loses, is the sum of the children's `pn(c)` (every child must be won by the
-//! opponent). A new child starts at `pn = 1` and `dn =` its mover's number of moves, so
-//! the search starts with the moves that leave the opponent the fewest replies, like the
-//! alpha-beta ordering. Proven nodes go to the shared table; unproven numbers are kept
+//! opponent). A new child starts at `dn =` its mover's number of moves, so the search
+//! starts with the moves that leave the opponent the fewest replies, like the
+//! alpha-beta ordering, and at `pn =` half the jumps `M` keeps there (at least 1): the
+//! more moves a child leaves `M`, the more of them a proof that the opponent wins it
+//! must refute, so `M` is first tried as the loser where it keeps few. Against `pn = 1`
+//! this halves the 6x7 proof (41.9 M nodes to 23.2 M) and takes a quarter off 6x6
+//! (1.84 M to 1.32 M) and 300 6x6 middle games (10.5 M to 8.2 M); half the jumps
+//! did better than all of them, a third or two fifths. Proven nodes go to the shared table; unproven numbers are kept
 //! apart ([`numbers`](super::numbers)). The game tree is acyclic (every move takes a
 //! stone), so the cycle problems of df-pn do not arise; transpositions only make the numbers
 //! overestimate, which costs time, never correctness: a node is declared won or lost
@@ -43,6 +48,8 @@ struct Child<B: Bitboard> {
     key: Key,
     sym: usize,
     replies: u32,
+    /// The jumps the node's mover keeps in the child.
+    own: u32,
     leaf: bool,
     /// The child's proof, once there is one.
     proof: Option<Proof>,
@@ -103,7 +110,11 @@ impl<B: Bitboard> Prover<'_, B> {
                 proof: None,
             },
             None => Numbers {
-                pn: 1,
+                pn: if self.config.mobility_numbers {
+                    u64::from((child.own / 2).max(1))
+                } else {
+                    1
+                },
                 dn: u64::from(child.replies.max(1)),
                 proof: None,
             },
@@ -164,6 +175,7 @@ impl<B: Bitboard> Prover<'_, B> {
                 key,
                 sym,
                 replies: c.replies,
+                own: c.own,
                 leaf: self.below_top(&c.child),
                 proof: None,
             })

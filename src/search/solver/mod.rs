@@ -114,6 +114,10 @@ pub struct SolverConfig {
     /// Before searching a node's moves, look all its children up in the table
     /// (enhanced transposition cutoff).
     pub etc: bool,
+    /// Start the proof number of a proof-number search child at half the moves the
+    /// node's mover keeps there (at least 1) rather than at 1: the opponent is the
+    /// harder to prove a winner, the more moves it leaves its opponent.
+    pub mobility_numbers: bool,
     /// Search the first plies of the game by proof-number search, the rest by
     /// alpha-beta: positions with at most this many empty squares per hundred squares
     /// of the board are df-pn nodes; 0 for alpha-beta alone.
@@ -128,6 +132,7 @@ impl Default for SolverConfig {
             mobility_ordering: true,
             history: true,
             etc: true,
+            mobility_numbers: true,
             proof_number_percent: 45,
         }
     }

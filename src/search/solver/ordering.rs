@@ -19,6 +19,8 @@ pub(super) struct Scored<B: Bitboard> {
     pub child: Node<B>,
     /// The opponent's moves after this one.
     pub replies: u32,
+    /// The mover's jumps after this one.
+    pub own: u32,
 }
 
 /// How often each move (by side, start and landing square) has won a node.
@@ -73,9 +75,9 @@ pub(super) fn order<B: Bitboard>(
         if replies == 0 && !opponent_spare {
             return Some(mv);
         }
+        let own = child.count_jumps(me);
         let mut score = 0i64;
         if config.mobility_ordering {
-            let own = child.count_jumps(me);
             score = -((replies as i64) << 40) + ((own as i64) << 24);
         }
         if config.history {
@@ -86,6 +88,7 @@ pub(super) fn order<B: Bitboard>(
             mv,
             child: next,
             replies: replies as u32,
+            own: own as u32,
         });
     }
     // Lists are short; a stable insertion sort keeps generation order among equals.
