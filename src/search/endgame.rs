@@ -12,10 +12,10 @@ use super::score::proven;
 use super::solver::{SolveLimits, SolveResult, Solver, can_solve_quickly};
 use super::time::{Budget, TimeControl};
 
-/// Solver nodes a second assumed when thinking time becomes a node budget (the
-/// solver runs at 1.5 to 2 million on this machine's endgames; the margin keeps the
-/// switch from eating the whole move).
-const SOLVER_NODES_PER_SECOND: f64 = 1.0e6;
+/// Solver nodes a second assumed when thinking time becomes a node budget: the low
+/// end of what the solver does on this machine's endgames (1.5 to 2 million), so that
+/// the budget is about what fits before the deadline of half the move.
+const SOLVER_NODES_PER_SECOND: f64 = 1.5e6;
 
 /// The most nodes the switch ever gives the solver, however long the move: a few
 /// seconds of silence at most before the normal search starts reporting. Positions
@@ -113,7 +113,7 @@ mod tests {
         assert_eq!(node_budget(TimeControl::Unlimited, none), None);
         assert_eq!(node_budget(TimeControl::Unlimited, soft), None);
         let movetime = TimeControl::MoveTime(Duration::from_millis(200));
-        assert_eq!(node_budget(movetime, soft), Some(100_000));
+        assert_eq!(node_budget(movetime, soft), Some(150_000));
         assert_eq!(node_budget(movetime, none), None);
         let an_hour = Budget {
             soft: Some(Duration::from_secs(3600)),
