@@ -19,8 +19,10 @@
 //! must refute, so `M` is first tried as the loser where it keeps few. Against `pn = 1`
 //! this halves the 6x7 proof (41.9 M nodes to 23.2 M) and takes a quarter off 6x6
 //! (1.84 M to 1.32 M) and 300 6x6 middle games (10.5 M to 8.2 M); half the jumps
-//! did better than all of them, a third or two fifths. Proven nodes go to the shared table; unproven numbers are kept
-//! apart ([`numbers`](super::numbers)). The game tree is acyclic (every move takes a
+//! did better than all of them, a third or two fifths.
+//!
+//! Proven nodes go to the shared table; unproven numbers are kept apart
+//! ([`numbers`](super::numbers)). The game tree is acyclic (every move takes a
 //! stone), so the cycle problems of df-pn do not arise; transpositions only make the numbers
 //! overestimate, which costs time, never correctness: a node is declared won or lost
 //! only from children the table holds as proven.

@@ -114,9 +114,9 @@ pub struct SolverConfig {
     /// Before searching a node's moves, look all its children up in the table
     /// (enhanced transposition cutoff).
     pub etc: bool,
-    /// Start the proof number of a proof-number search child at half the moves the
-    /// node's mover keeps there (at least 1) rather than at 1: the opponent is the
-    /// harder to prove a winner, the more moves it leaves its opponent.
+    /// Start the proof number of a proof-number search child at half the jumps the
+    /// node's mover keeps there (at least 1) rather than at 1: the more moves a child
+    /// leaves the mover, the harder it is to prove that the opponent wins it.
     pub mobility_numbers: bool,
     /// Search the first plies of the game by proof-number search, the rest by
     /// alpha-beta: positions with at most this many empty squares per hundred squares
