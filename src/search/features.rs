@@ -52,7 +52,7 @@ pub enum Feature {
 pub const FEATURES: usize = 13;
 
 impl Feature {
-    /// Every feature, in the order of [`Features`] and [`WEIGHTS`].
+    /// Every feature, in the order of [`Features`] and [`ENGINE_WEIGHTS`].
     pub const ALL: [Feature; FEATURES] = [
         Feature::OwnJumps,
         Feature::TheirJumps,
