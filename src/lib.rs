@@ -8,7 +8,7 @@
 //! - [`client`]: driving an engine process (for the referee and GUIs).
 //! - [`referee`]: engine-vs-engine matches judged with the rules.
 //! - [`gui`]: the web GUI served by `konane-gui`.
-//! - [`bench`]: fixed work for measuring speed.
+//! - [`bench`](mod@bench): fixed work for measuring speed.
 
 pub mod bench;
 pub mod client;

@@ -23,7 +23,7 @@ pub const VERSION: u32 = 1;
 /// The settings a file was made with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInfo {
-    /// [`VERSION`].
+    /// The format version the file was written in (this module's `VERSION`).
     pub version: u32,
     /// Everything that decides which games are played and how; runs and shards whose
     /// fingerprints differ cannot be combined.

@@ -8,18 +8,18 @@
 //! [`Part`]; [`merge`] checks that the parts belong to the same split and cover the
 //! whole frontier, then runs the minimax of the tree above the frontier for the verdict
 //! and the proven line, reading a position that is a mirror image of a frontier
-//! position through the mirror (see [`fold`](super::fold)).
+//! position through the mirror (see the solver's `fold` module).
 //!
 //! A job proves its positions in order and skips those its own results have made
 //! irrelevant: once a position above the frontier is decided (a won node by one losing
 //! child, a lost node by all its children), the frontier positions below it matter
 //! only through other, undecided paths from the root. The frontier lists the children
-//! of each node cheapest-looking first (by the solver's [estimate](super::estimate) of
-//! their proofs) and a shard's positions are consecutive, so siblings mostly share a
-//! shard and a won node's first winning child spares the proofs of the others. The remaining
-//! cost is the table the jobs no longer share (transpositions between two shards'
-//! subtrees are proven twice) and the skips a job misses because the deciding result
-//! is in another shard.
+//! of each node cheapest-looking first (by the solver's
+//! [estimate](super::estimated_nodes) of their proofs) and a shard's positions are
+//! consecutive, so siblings mostly share a shard and a won node's first winning child
+//! spares the proofs of the others. The remaining cost is the table the jobs no longer
+//! share (transpositions between two shards' subtrees are proven twice) and the skips
+//! a job misses because the deciding result is in another shard.
 
 use std::collections::{HashMap, HashSet};
 
