@@ -21,7 +21,8 @@
 //!   --seed X               random seed (default 1)
 //!   --pv                   print the proven line
 //!   --pns PERCENT          df-pn over positions with at most this share of empty
-//!                          squares (default 45; 0: alpha-beta alone)
+//!                          squares (default: 45, 50 or 55 by how big the proof
+//!                          looks; 0: alpha-beta alone)
 //!   --regions              fold dead stones and one-sided regions (off by default)
 //!   --no-symmetry --no-mobility --no-history --no-etc --no-mobility-numbers
 //!                          switch techniques off
@@ -115,7 +116,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--no-history" => o.config.history = false,
             "--no-etc" => o.config.etc = false,
             "--no-mobility-numbers" => o.config.mobility_numbers = false,
-            "--pns" => o.config.proof_number_percent = number(value()?)?,
+            "--pns" => o.config.proof_number_percent = Some(number(value()?)?),
             "--regions" => o.config.regions = true,
             "--stats" => o.stats = true,
             _ => return Err(format!("unknown argument '{arg}'")),

@@ -43,7 +43,7 @@ fn random_positions_agree(variant: Variant, stones: u32, count: usize, seed: u64
             } else {
                 SolverConfig {
                     regions: true,
-                    proof_number_percent: 0,
+                    proof_number_percent: Some(0),
                     ..SolverConfig::default()
                 }
             };

@@ -101,12 +101,12 @@ fn techniques_never_change_a_verdict() {
         },
         // Alpha-beta alone, and proof-number search alone.
         SolverConfig {
-            proof_number_percent: 0,
+            proof_number_percent: Some(0),
             regions: true,
             ..SolverConfig::default()
         },
         SolverConfig {
-            proof_number_percent: 100,
+            proof_number_percent: Some(100),
             ..SolverConfig::default()
         },
     ];

@@ -60,6 +60,22 @@ pub(super) fn index(key: Key, len: usize) -> usize {
     ((u128::from(mixed) * len as u128) >> 64) as usize
 }
 
+/// Tells the processor to fetch `key`'s bucket of `buckets`, soon to be probed.
+#[inline(always)]
+pub(super) fn prefetch(buckets: &[Bucket], key: Key) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ptr = buckets.as_ptr().wrapping_add(index(key, buckets.len()));
+        // SAFETY: prefetching is only a hint; it never faults, even on a bad address,
+        // and this one is inside the table.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(ptr.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (buckets, key);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

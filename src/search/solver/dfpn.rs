@@ -35,10 +35,31 @@ use super::ordering::order;
 use super::prover::{Proof, Prover};
 use super::tt::{Key, Stored};
 
-/// The numbers of unproven nodes (each thread's own map, or the table the threads
+/// The numbers of unproven nodes (a table of their own, which the threads of a proof
 /// share, see [`numbers`](super::numbers)) take about this share of the table's memory
 /// together: a quarter.
 pub(super) const NUMBERS_SHARE: usize = 4;
+
+/// The share of the board that may be empty at a df-pn node, in percent, when the
+/// configuration leaves it to the solver: the bigger the proof looks
+/// ([`estimated_nodes`](super::estimated_nodes) of its root), the more of its top df-pn
+/// covers.
+///
+/// df-pn saves most where a wrong first try costs most, high in a big proof; its nodes
+/// cost about twice alpha-beta's, which small proofs do not earn back. From one thread
+/// on 6x7 (root guessed at 1.5e7 nodes), 7x7 after d4 (5.4e8) and the 4 x 12
+/// horizontal middle gap (8.0e7), at 45 / 50 / 55 percent: 26 / 25 / 28 s, 262 / 189 /
+/// 178 s and 160 / - / 109 s; on 1,250 middle games of 6x6 to 7x7 (each guessed below
+/// 1e7) 50 took 10-14% more time than 45.
+pub(super) fn automatic_percent(estimated_nodes: f64) -> u32 {
+    if estimated_nodes >= 5e7 {
+        55
+    } else if estimated_nodes >= 1e7 {
+        50
+    } else {
+        45
+    }
+}
 
 /// Proof and disproof numbers this large mean "proven impossible".
 const INF: u64 = u64::MAX / 4;
@@ -71,8 +92,7 @@ impl<B: Bitboard> Prover<'_, B> {
     /// know spare moves, so nodes with any go to alpha-beta too).
     fn below_top(&self, node: &Node<B>) -> bool {
         let board = node.pos.geometry().board().count();
-        node.spares != 0
-            || node.pos.empty().count() * 100 > self.config.proof_number_percent * board
+        node.spares != 0 || node.pos.empty().count() * 100 > self.top_percent * board
     }
 
     /// Proves whether the side to move at `node` wins: df-pn over the first plies of
@@ -167,6 +187,7 @@ impl<B: Bitboard> Prover<'_, B> {
         let keys: Vec<(Key, usize)> = scored.iter().map(|c| c.child.key(self.sym)).collect();
         for &(key, _) in &keys {
             self.table.prefetch(key);
+            self.top.prefetch(key);
         }
         let mut children: Vec<Child<B>> = scored
             .iter()
@@ -199,13 +220,13 @@ impl<B: Bitboard> Prover<'_, B> {
             }
             let pn = exact.dn;
             if pn == 0 || dn == 0 {
-                self.top.forget(key);
+                self.top.remove(key);
                 let proof =
                     self.store_proven(key, s, &children, pn == 0, exact.best, self.nodes - before);
                 return Ok(with_proof(proof));
             }
             if pn >= th_pn || dn >= th_dn {
-                self.top.remember(key, (pn, dn));
+                self.top.store(key, (pn, dn));
                 return Ok(Numbers {
                     pn,
                     dn,
@@ -346,5 +367,39 @@ fn with_proof(proof: Proof) -> Numbers {
     Numbers {
         proof: Some(proof),
         ..proven(proof.win)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{AnyPosition, BoardSize, Opening, Position, Variant};
+    use crate::search::solver::estimated_nodes;
+
+    fn position(w: usize, h: usize, moves: &[&str]) -> Position<u64> {
+        let variant = Variant {
+            size: BoardSize::new(w, h).unwrap(),
+            opening: Opening::Any,
+            ..Variant::default()
+        };
+        let mut pos = AnyPosition::start(variant);
+        for mv in moves {
+            pos.play_text(mv).unwrap();
+        }
+        match pos {
+            AnyPosition::Small(p) => p,
+            _ => unreachable!("boards of at most 64 squares"),
+        }
+    }
+
+    #[test]
+    fn bigger_proofs_get_more_of_their_top_by_df_pn() {
+        let share =
+            |w, h, moves: &[&str]| automatic_percent(estimated_nodes(&position(w, h, moves)));
+        assert_eq!(share(6, 6, &[]), 45);
+        assert_eq!(share(6, 7, &[]), 50);
+        assert_eq!(share(7, 7, &["d4"]), 55);
+        // A middle game of 6x6, as the playing search hands the solver.
+        assert_eq!(share(6, 6, &["a6", "b6", "a4a6", "b4b6"]), 45);
     }
 }

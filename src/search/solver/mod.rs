@@ -120,8 +120,11 @@ pub struct SolverConfig {
     pub mobility_numbers: bool,
     /// Search the first plies of the game by proof-number search, the rest by
     /// alpha-beta: positions with at most this many empty squares per hundred squares
-    /// of the board are df-pn nodes; 0 for alpha-beta alone.
-    pub proof_number_percent: u32,
+    /// of the board are df-pn nodes; 0 for alpha-beta alone. `None` (the default)
+    /// lets each solve choose by how big its proof looks: 45 for proofs guessed below
+    /// ten million nodes (every solve the playing search starts), 50 up to fifty
+    /// million, 55 above.
+    pub proof_number_percent: Option<u32>,
 }
 
 impl Default for SolverConfig {
@@ -133,7 +136,7 @@ impl Default for SolverConfig {
             history: true,
             etc: true,
             mobility_numbers: true,
-            proof_number_percent: 45,
+            proof_number_percent: None,
         }
     }
 }

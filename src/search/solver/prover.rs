@@ -15,15 +15,17 @@ use std::time::{Duration, Instant};
 
 use crate::rules::{Bitboard, Color, Move, MoveList, Phase, Position};
 
-use super::dfpn::NUMBERS_SHARE;
+use super::dfpn::automatic_percent;
 use super::node::Node;
-use super::numbers::Estimates;
+use super::numbers::NumberTable;
 use super::ordering::{History, Scored, order};
 use super::regions::{Kind, Region, Regions};
 use super::symmetry::Symmetries;
 use super::team::Team;
 use super::tt::{Hint, Key, Stored, Table};
-use super::{InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig};
+use super::{
+    InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig, estimated_nodes,
+};
 
 /// A proven result of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,11 +67,14 @@ pub(super) struct Prover<'a, B: Bitboard> {
     pub(super) sym: &'a Symmetries,
     regions: Regions<B>,
     pub(super) config: SolverConfig,
+    /// Positions with at most this many empty squares per hundred squares of the board
+    /// are df-pn nodes (the configuration's share, or the one chosen for this root).
+    pub(super) top_percent: u32,
     limits: &'a SolveLimits<'a>,
     progress: &'a mut dyn FnMut(&SolveProgress),
     pub(super) history: &'a mut History,
     /// Proof and disproof numbers of the unproven nodes of the proof-number search.
-    pub(super) top: Estimates<'a>,
+    pub(super) top: &'a NumberTable,
     lists: Vec<MoveList<B>>,
     scored: Vec<Vec<Scored<B>>>,
     split: Vec<Region<B>>,
@@ -140,13 +145,13 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             sym,
             regions: Regions::new(pos.geometry()),
             config,
+            top_percent: config
+                .proof_number_percent
+                .unwrap_or_else(|| automatic_percent(estimated_nodes(pos))),
             limits,
             progress,
             history,
-            top: match &team.numbers {
-                Some(shared) => Estimates::Shared(shared),
-                None => Estimates::own(table.bytes() / NUMBERS_SHARE),
-            },
+            top: &team.numbers,
             lists: Vec::new(),
             scored: Vec::new(),
             split: Vec::new(),

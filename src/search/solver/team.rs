@@ -33,12 +33,12 @@
 //! winning move ends a node), so a static split wastes whole subtrees, and the shared
 //! tables already carry the results and the estimates between threads; the marks cost
 //! one atomic increment per marked node and never change what is proven, only the
-//! order. With one thread nothing is marked, the numbers stay in the thread's own map,
-//! and the search is exactly the one-thread search.
+//! order. With one thread nothing is marked, and the search is exactly the one-thread
+//! search.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-use super::numbers::SharedNumbers;
+use super::numbers::NumberTable;
 use super::tt::Key;
 
 /// Slots of the table of work marks: keys are hashed into it, so two nodes may share
@@ -55,14 +55,13 @@ pub(super) struct Team {
     pub nodes: AtomicU64,
     /// How many threads work below each (hashed) node; empty with one thread.
     marks: Box<[AtomicU8]>,
-    /// The df-pn numbers of unproven nodes, shared by the threads; `None` with one
-    /// thread, which keeps them to itself.
-    pub numbers: Option<SharedNumbers>,
+    /// The df-pn numbers of unproven nodes, shared by the threads.
+    pub numbers: NumberTable,
 }
 
 impl Team {
     /// The shared state of a solve by `threads` threads, whose df-pn numbers take
-    /// about `numbers_bytes` bytes (shared only with more than one thread).
+    /// about `numbers_bytes` bytes.
     pub fn new(threads: usize, numbers_bytes: usize) -> Team {
         let parallel = threads > 1;
         let slots = if parallel { MARK_SLOTS } else { 0 };
@@ -71,7 +70,7 @@ impl Team {
             proved: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             marks: (0..slots).map(|_| AtomicU8::new(0)).collect(),
-            numbers: parallel.then(|| SharedNumbers::new(numbers_bytes)),
+            numbers: NumberTable::new(numbers_bytes),
         }
     }
 

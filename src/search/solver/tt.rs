@@ -16,7 +16,6 @@
 use std::mem::size_of;
 
 use super::bucket::{self, Bucket, SLOTS, Slot};
-use super::symmetry::splitmix64;
 use crate::search::zeroed::ZeroedSlice;
 
 /// What identifies a position in the table.
@@ -33,38 +32,6 @@ impl Key {
     #[inline(always)]
     pub fn tag(white_to_move: bool, spares: i8) -> u16 {
         u16::from(white_to_move) | (u16::from(spares as u8) << 1)
-    }
-}
-
-/// Hashes keys for in-memory maps (the proof-number search's): the keys are occupancies (or
-/// already hashes), so one mixing step spreads them well, far cheaper than SipHash.
-#[derive(Clone, Copy, Default)]
-pub(super) struct KeyHasher;
-
-impl std::hash::BuildHasher for KeyHasher {
-    type Hasher = MixHasher;
-    fn build_hasher(&self) -> MixHasher {
-        MixHasher(0)
-    }
-}
-
-/// The hasher [`KeyHasher`] builds.
-pub(super) struct MixHasher(u64);
-
-impl std::hash::Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        splitmix64(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = splitmix64(self.0 ^ n);
-    }
-    fn write_u16(&mut self, n: u16) {
-        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
@@ -212,17 +179,7 @@ impl Table {
     /// Tells the processor to fetch `key`'s bucket, soon to be probed.
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = self.buckets.as_ptr().wrapping_add(self.bucket(key));
-            // SAFETY: prefetching is only a hint; it never faults, even on a bad address,
-            // and this one is inside the table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(ptr.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        bucket::prefetch(&self.buckets, key);
     }
 
     /// The stored result of `key`, if the table still holds it.
