@@ -62,7 +62,7 @@ pub(super) fn automatic_percent(estimated_nodes: f64) -> u32 {
 }
 
 /// Proof and disproof numbers this large mean "proven impossible".
-const INF: u64 = u64::MAX / 4;
+pub(super) const INF: u64 = u64::MAX / 4;
 
 /// A child of a df-pn node.
 struct Child<B: Bitboard> {

@@ -15,30 +15,66 @@
 //! Numbers only steer the search: a node is declared won or lost only from children
 //! the table of proven results holds as proven. A lost, torn or stale entry therefore
 //! costs work, never a wrong verdict; an entry never reads as zero (which would mean
-//! "proven"), and numbers too large for a slot are stored as the largest it holds.
+//! "proven"), and a number never reads back smaller than it was stored (large ones are
+//! rounded up, see [`encode`]).
 
 use std::mem::size_of;
 
 use super::bucket::{self, Bucket, SLOTS, Slot};
+use super::dfpn::INF;
 use super::tt::Key;
 use crate::search::zeroed::ZeroedSlice;
 
 /// A node's proof and disproof numbers.
 pub(super) type Pair = (u64, u64);
 
-/// Bits of each number in a slot.
+/// Bits of each number's code in a slot.
 const NUMBER_BITS: u32 = 24;
-/// The largest number a slot holds; larger ones are stored as this.
-const NUMBER_MAX: u64 = (1 << NUMBER_BITS) - 1;
+/// The mask of one number's code.
+const CODE_MASK: u64 = (1 << NUMBER_BITS) - 1;
+/// Bits of a code's mantissa; the rest is its exponent.
+const MANTISSA_BITS: u32 = 19;
 const DN_SHIFT: u32 = NUMBER_BITS;
 const TAG_SHIFT: u32 = 2 * NUMBER_BITS;
+
+/// The code of number `n` (at least 1): `n` itself below 2^19, above that a
+/// floating-point code (mantissa and exponent) rounded *up*, so that a number never
+/// reads back smaller than it was stored. Reading one smaller would make df-pn loop:
+/// a parent would see a child below the threshold the child itself is above, and send
+/// the search into it again and again without end (a 7x7 proof did, when numbers above
+/// 2^24 were stored as 2^24 - 1). Numbers beyond the codes' reach (about 2^50, far
+/// beyond any proof) read back as [`INF`].
+fn encode(n: u64) -> u64 {
+    let n = n.max(1);
+    let bits = u64::BITS - n.leading_zeros();
+    if bits <= MANTISSA_BITS {
+        return n;
+    }
+    let mut exponent = bits - MANTISSA_BITS;
+    let mut mantissa = n.div_ceil(1 << exponent);
+    if mantissa == 1 << MANTISSA_BITS {
+        exponent += 1;
+        mantissa >>= 1;
+    }
+    let code = u64::from(exponent) << MANTISSA_BITS | mantissa;
+    code.min(CODE_MASK)
+}
+
+/// The number a code stands for: at least the number it was made from.
+fn decode(code: u64) -> u64 {
+    if code >= CODE_MASK {
+        return INF;
+    }
+    let mantissa = code & ((1 << MANTISSA_BITS) - 1);
+    mantissa << (code >> MANTISSA_BITS)
+}
 
 /// One slot of the table, as read.
 ///
 /// ```text
 /// check: the key's check word
-/// data:  0..24   proof number (0: empty slot)
-///        24..48  disproof number
+/// data:  0..24   proof number's code (0: empty slot)
+///        24..48  disproof number's code
 ///        48..64  key tag
 /// ```
 #[derive(Clone, Copy)]
@@ -56,16 +92,15 @@ impl Entry {
 
     fn pack(key: Key, (pn, dn): Pair) -> Entry {
         // Never 0: a stored number is of an unproven node.
-        let number = |n: u64| n.clamp(1, NUMBER_MAX);
         Entry {
             check: key.check,
-            data: number(pn) | number(dn) << DN_SHIFT | u64::from(key.tag) << TAG_SHIFT,
+            data: encode(pn) | encode(dn) << DN_SHIFT | u64::from(key.tag) << TAG_SHIFT,
         }
     }
 
     #[inline(always)]
     fn used(self) -> bool {
-        self.data & NUMBER_MAX != 0
+        self.data & CODE_MASK != 0
     }
 
     #[inline(always)]
@@ -77,8 +112,8 @@ impl Entry {
     fn numbers(self) -> Pair {
         // A torn slot almost never passes the key check; if one does, its numbers
         // must still not read as proven.
-        let pn = (self.data & NUMBER_MAX).max(1);
-        let dn = ((self.data >> DN_SHIFT) & NUMBER_MAX).max(1);
+        let pn = decode(self.data & CODE_MASK).max(1);
+        let dn = decode((self.data >> DN_SHIFT) & CODE_MASK).max(1);
         (pn, dn)
     }
 
@@ -86,7 +121,7 @@ impl Entry {
     #[inline(always)]
     fn weight(self) -> u64 {
         let (pn, dn) = self.numbers();
-        pn + dn
+        pn.saturating_add(dn)
     }
 }
 
@@ -192,7 +227,40 @@ mod tests {
         table.store(key(8), (0, 0));
         assert_eq!(table.get(key(8)), Some((1, 1)));
         table.store(key(8), (u64::MAX / 4, 7));
-        assert_eq!(table.get(key(8)), Some((NUMBER_MAX, 7)));
+        assert_eq!(table.get(key(8)), Some((INF, 7)));
+    }
+
+    #[test]
+    fn numbers_read_back_exactly_or_a_little_larger() {
+        let mut n = 1u64;
+        while n < INF {
+            for m in [n, n + 1, n.saturating_mul(3) / 2, (n << 1) - 1] {
+                let read = decode(encode(m));
+                assert!(read >= m, "{m} read back as {read}");
+                if m < 1 << MANTISSA_BITS {
+                    assert_eq!(read, m);
+                } else if m < 1 << 49 {
+                    assert!(
+                        read - m <= m >> (MANTISSA_BITS - 1),
+                        "{m} read back as {read}"
+                    );
+                }
+                assert!(encode(m) <= CODE_MASK && encode(m) != 0);
+            }
+            n <<= 1;
+        }
+        // Larger numbers never read back smaller (the codes are ordered like them).
+        let codes: Vec<u64> = (0..64).map(|b| encode(1u64 << b)).collect();
+        assert!(codes.windows(2).all(|w| w[0] <= w[1]), "{codes:?}");
+    }
+
+    #[test]
+    fn a_number_beyond_24_bits_is_not_stored_smaller() {
+        let table = NumberTable::new(1 << 12);
+        table.store(key(9), (20_000_000, 123_456_789_012));
+        let (pn, dn) = table.get(key(9)).unwrap();
+        assert!(pn >= 20_000_000 && pn < 20_000_100, "{pn}");
+        assert!(dn >= 123_456_789_012 && dn < 123_457_100_000, "{dn}");
     }
 
     #[test]
