@@ -3,7 +3,10 @@
 
 mod solver_support;
 
-use konane::search::solver::{Solver, SolverConfig};
+use std::sync::atomic::AtomicBool;
+
+use konane::rules::{MultiJump, Opening};
+use konane::search::solver::{SolveLimits, Solver, SolverConfig};
 use solver_support::{Naive, check_line, every_rule, prove, reachable, solve, start};
 
 /// Every position reachable from the start of a `w`x`h` board: the prover's verdict
@@ -124,6 +127,28 @@ fn techniques_never_change_a_verdict() {
             }
         }
     }
+}
+
+/// df-pn over the whole tree with a table of 1 MB, whose numbers table (a quarter of it)
+/// loses entries all the time, still finishes: it once went round for ever here, two
+/// children of a node evicting each other's numbers.
+#[test]
+fn df_pn_finishes_when_its_numbers_keep_being_evicted() {
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        node_limit: Some(5_000_000),
+        ..SolveLimits::new(&stop)
+    };
+    let config = SolverConfig {
+        proof_number_percent: Some(100),
+        ..SolverConfig::default()
+    };
+    let variant = solver_support::variant(5, 6, Opening::Diagonal, MultiJump::Straight);
+    let pos = start(variant);
+    let result = Solver::with_config(1, config)
+        .prove(&pos, &limits, &mut |_| {})
+        .expect("proven within 5 M nodes (it takes about 0.25 M)");
+    assert_eq!(result.side_to_move_wins, prove(&mut Solver::new(16), &pos));
 }
 
 /// Several threads sharing one table prove the same verdicts as one thread.

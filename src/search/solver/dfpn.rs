@@ -76,6 +76,9 @@ struct Child<B: Bitboard> {
     leaf: bool,
     /// The child's proof, once there is one.
     proof: Option<Proof>,
+    /// The numbers the child's search last returned here: what this node goes by when
+    /// the table has lost the child's entry (see [`Prover::numbers`]).
+    last: Option<(u64, u64)>,
 }
 
 /// The numbers of a node, and its proof's length once proven.
@@ -112,7 +115,16 @@ impl<B: Bitboard> Prover<'_, B> {
     }
 
     /// The numbers of a child: proven (seen here or in the table), searched before
-    /// (in the df-pn map, which transpositions update too), or first estimates.
+    /// (in the numbers table, which transpositions and other threads update too; or,
+    /// if the table has lost them, as the child's search last returned them here), or
+    /// first estimates.
+    ///
+    /// The fallback matters: two children whose entries share a full bucket can evict
+    /// each other, and with first estimates in their place the node would send the
+    /// search into one child (which returns at once, its true numbers being past the
+    /// threshold), then into the other, whose entry that store evicted, and so on for
+    /// ever. A 7x7 proof did (the removal c7 under `any`, with df-pn over 55% of the
+    /// board), after 450 M nodes.
     fn numbers(&self, child: &mut Child<B>) -> Numbers {
         if child.proof.is_none()
             && let Some(stored) = self.table.probe(child.key)
@@ -125,7 +137,7 @@ impl<B: Bitboard> Prover<'_, B> {
         if let Some(proof) = child.proof {
             return with_proof(proof);
         }
-        match self.top.get(child.key) {
+        match self.top.get(child.key).or(child.last) {
             Some((pn, dn)) => Numbers {
                 pn,
                 dn,
@@ -201,6 +213,7 @@ impl<B: Bitboard> Prover<'_, B> {
                 own: c.own,
                 leaf: self.below_top(&c.child),
                 proof: None,
+                last: None,
             })
             .collect();
         loop {
@@ -273,7 +286,9 @@ impl<B: Bitboard> Prover<'_, B> {
                 ply + 1,
             );
             self.team.leave(child_key);
-            children[best].proof = numbers?.proof;
+            let numbers = numbers?;
+            children[best].proof = numbers.proof;
+            children[best].last = Some((numbers.pn, numbers.dn));
         }
     }
 
