@@ -259,8 +259,8 @@ mod tests {
         let table = NumberTable::new(1 << 12);
         table.store(key(9), (20_000_000, 123_456_789_012));
         let (pn, dn) = table.get(key(9)).unwrap();
-        assert!(pn >= 20_000_000 && pn < 20_000_100, "{pn}");
-        assert!(dn >= 123_456_789_012 && dn < 123_457_100_000, "{dn}");
+        assert!((20_000_000..20_000_100).contains(&pn), "{pn}");
+        assert!((123_456_789_012..123_457_100_000).contains(&dn), "{dn}");
     }
 
     #[test]
