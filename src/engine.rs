@@ -367,6 +367,7 @@ fn solve<B: Bitboard>(
                 InterruptReason::Deadline => "out of time",
                 InterruptReason::NodeLimit => "out of nodes",
                 InterruptReason::TooManyMoves => "a position with too many moves",
+                InterruptReason::Superseded => "superseded",
             };
             say(format!(
                 "info string solve ended without a proof ({why}) after {} nodes in {} ms; playing the move of a short search",

@@ -29,11 +29,11 @@
 
 use crate::rules::{Bitboard, Move, MoveList};
 
-use super::Interrupted;
 use super::node::Node;
 use super::ordering::order;
 use super::prover::{Proof, Prover};
 use super::tt::{Key, Stored};
+use super::{InterruptReason, Interrupted};
 
 /// The numbers of unproven nodes (a table of their own, which the threads of a proof
 /// share, see [`numbers`](super::numbers)) take about this share of the table's memory
@@ -108,8 +108,14 @@ impl<B: Bitboard> Prover<'_, B> {
             return self.search_keyed(node, key, s, 0);
         }
         loop {
-            if let Some(proof) = self.mid(node, key, s, INF, INF, 0)?.proof {
-                return Ok(proof);
+            match self.mid(node, key, s, INF, INF, 0) {
+                Ok(Numbers {
+                    proof: Some(proof), ..
+                }) => return Ok(proof),
+                Ok(_) => {}
+                // The node another thread proved has since left the table: start again.
+                Err(e) if e.reason == InterruptReason::Superseded => {}
+                Err(e) => return Err(e),
             }
         }
     }
@@ -266,9 +272,11 @@ impl<B: Bitboard> Prover<'_, B> {
             if child.leaf {
                 self.alpha_beta_root = ply + 1;
                 self.team.enter(child_key);
+                self.path.push(child_key);
                 let proof = self.search_keyed(&child_node, child_key, child_sym, ply + 1);
+                self.path.pop();
                 self.team.leave(child_key);
-                children[best].proof = Some(proof?);
+                children[best].proof = Some(proof.or_else(|e| self.proven_instead(child_key, e))?);
                 continue;
             }
             // Stay below this node's thresholds, and give the child a little more than
@@ -277,6 +285,7 @@ impl<B: Bitboard> Prover<'_, B> {
             let th_dn_child = th_pn.min(second_dn.saturating_add(second_dn / 4 + 1));
             let th_pn_child = (th_dn - dn).saturating_add(child_pn).min(INF);
             self.team.enter(child_key);
+            self.path.push(child_key);
             let numbers = self.mid(
                 &child_node,
                 child_key,
@@ -285,11 +294,26 @@ impl<B: Bitboard> Prover<'_, B> {
                 th_dn_child,
                 ply + 1,
             );
+            self.path.pop();
             self.team.leave(child_key);
-            let numbers = numbers?;
+            let numbers = numbers.or_else(|e| self.proven_instead(child_key, e).map(with_proof))?;
             children[best].proof = numbers.proof;
             children[best].last = Some((numbers.pn, numbers.dn));
         }
+    }
+
+    /// The proof of a child whose search another thread's proof cut short
+    /// ([`InterruptReason::Superseded`]), when the child is the node that thread
+    /// proved; otherwise the interruption goes on up.
+    fn proven_instead(&self, key: Key, e: Interrupted) -> Result<Proof, Interrupted> {
+        if e.reason != InterruptReason::Superseded {
+            return Err(e);
+        }
+        let stored = self.table.probe(key).ok_or(e)?;
+        Ok(Proof {
+            win: stored.win,
+            plies: stored.plies,
+        })
     }
 
     /// Stores a node df-pn has proven: won through child `best`, or lost (every child
@@ -389,7 +413,12 @@ fn with_proof(proof: Proof) -> Numbers {
 mod tests {
     use super::*;
     use crate::rules::{AnyPosition, BoardSize, Opening, Position, Variant};
-    use crate::search::solver::estimated_nodes;
+    use crate::search::solver::ordering::History;
+    use crate::search::solver::symmetry::Symmetries;
+    use crate::search::solver::team::Team;
+    use crate::search::solver::tt::Table;
+    use crate::search::solver::{SolveLimits, SolveProgress, SolverConfig, estimated_nodes};
+    use std::sync::atomic::AtomicBool;
 
     fn position(w: usize, h: usize, moves: &[&str]) -> Position<u64> {
         let variant = Variant {
@@ -416,5 +445,66 @@ mod tests {
         assert_eq!(share(7, 7, &["d4"]), 55);
         // A middle game of 6x6, as the playing search hands the solver.
         assert_eq!(share(6, 6, &["a6", "b6", "a4a6", "b4b6"]), 45);
+    }
+
+    /// Searches a 6x6 middle game as one of `threads` threads whose df-pn path holds a
+    /// node the table has as proven (as when another thread has just proven it).
+    fn search_below_proven_node(threads: usize) -> (Result<Proof, Interrupted>, Option<Proof>) {
+        let pos = position(6, 6, &["a6", "b6", "a4a6", "b4b6"]);
+        let table = Table::new(16);
+        let team = Team::new(threads, 1 << 20);
+        let sym = Symmetries::new(pos.geometry(), true);
+        let mut history = History::new();
+        let stop = AtomicBool::new(false);
+        let limits = SolveLimits {
+            stop: &stop,
+            deadline: None,
+            node_limit: None,
+        };
+        let mut quiet = |_: &SolveProgress| {};
+        let config = SolverConfig::default();
+        let mut prover = Prover::new(
+            &table,
+            &team,
+            &sym,
+            &mut history,
+            &pos,
+            config,
+            &limits,
+            &mut quiet,
+        );
+        let proven = prover.node(position(6, 6, &["a6", "b6", "a4a6"]));
+        let (key, _) = proven.key(&sym);
+        let stored = Stored {
+            win: true,
+            plies: 3,
+            hint: None,
+        };
+        table.store(key, stored, 1);
+        prover.path.push(key);
+        let root = prover.node(pos);
+        let result = prover.search(&root, 0);
+        let instead = result
+            .err()
+            .and_then(|e| prover.proven_instead(key, e).ok());
+        (result, instead)
+    }
+
+    #[test]
+    fn a_thread_stops_below_a_node_another_thread_proved() {
+        let (result, instead) = search_below_proven_node(2);
+        assert_eq!(
+            result.map_err(|e| e.reason),
+            Err(InterruptReason::Superseded)
+        );
+        let proof = Proof {
+            win: true,
+            plies: 3,
+        };
+        assert_eq!(instead, Some(proof));
+        // One thread has no other thread to wait for: it proves the position.
+        let (result, instead) = search_below_proven_node(1);
+        assert!(result.is_ok());
+        assert_eq!(instead, None);
     }
 }

@@ -187,6 +187,9 @@ pub enum InterruptReason {
     /// A position on the way had more jump paths than a move list holds (only
     /// hand-made turning-rule positions on large boards come near that).
     TooManyMoves,
+    /// Another thread proved a node above this thread's search (internal to parallel
+    /// proofs: the solver never returns it).
+    Superseded,
 }
 
 /// A solve that ended without a result.

@@ -90,6 +90,10 @@ pub(super) struct Prover<'a, B: Bitboard> {
     last_report: Instant,
     /// The ply at which the alpha-beta search was entered last (for [`DEFER_PLIES`]).
     pub(super) alpha_beta_root: usize,
+    /// The df-pn nodes this thread is searching below, from the root's child down:
+    /// with several threads, once another thread proves one of them, this thread's
+    /// search below it is wasted and ends ([`InterruptReason::Superseded`]).
+    pub(super) path: Vec<Key>,
     /// Counts of how the search used its tools, for measurements.
     pub stats: Stats,
 }
@@ -165,6 +169,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             last_check: now,
             last_report: now,
             alpha_beta_root: 0,
+            path: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -262,6 +267,9 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         {
             return Err(self.interrupted(InterruptReason::Stopped));
         }
+        if self.superseded() {
+            return Err(self.interrupted(InterruptReason::Superseded));
+        }
         if self.limits.node_limit.is_some_and(|n| total >= n) {
             return Err(self.interrupted(InterruptReason::NodeLimit));
         }
@@ -278,6 +286,12 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             (self.progress)(&report);
         }
         Ok(())
+    }
+
+    /// Whether another thread has proven a node of this thread's df-pn path (the
+    /// table holds only proven nodes).
+    fn superseded(&self) -> bool {
+        self.team.parallel() && self.path.iter().any(|&key| self.table.probe(key).is_some())
     }
 
     /// Counts a node and looks at the limits every so often.

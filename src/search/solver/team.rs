@@ -28,6 +28,15 @@
 //! - in the alpha-beta search below, near its entry point, a move whose child another
 //!   thread is searching is put off until the other moves are done (ABDADA's deferral,
 //!   Weill 1996): by then the other thread has usually stored the child's proof.
+//! - once a thread proves a node, the work of any other thread below it is wasted (a
+//!   sibling's proof can settle the parent, or both threads may have followed one best
+//!   child): each thread keeps the df-pn nodes it is searching below, and when it next
+//!   looks at the clock (about every half millisecond) and finds one of them proven in
+//!   the table, it abandons its search up to that node and goes on from there
+//!   ([`InterruptReason::Superseded`](super::InterruptReason::Superseded)). On the
+//!   6x7 start this took two threads from a mean of 18.3 M nodes to 16.1 M over eight
+//!   interleaved runs each (one thread: 16.0 M), though it fires only a few dozen
+//!   times a proof.
 //!
 //! Why this rather than splitting the tree: a proof's shape is unknown in advance (one
 //! winning move ends a node), so a static split wastes whole subtrees, and the shared
