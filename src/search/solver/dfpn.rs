@@ -132,13 +132,8 @@ impl<B: Bitboard> Prover<'_, B> {
     /// ever. A 7x7 proof did (the removal c7 under `any`, with df-pn over 55% of the
     /// board), after 450 M nodes.
     fn numbers(&self, child: &mut Child<B>) -> Numbers {
-        if child.proof.is_none()
-            && let Some(stored) = self.table.probe(child.key)
-        {
-            child.proof = Some(Proof {
-                win: stored.win,
-                plies: stored.plies,
-            });
+        if child.proof.is_none() {
+            child.proof = self.table_proof(child.key);
         }
         if let Some(proof) = child.proof {
             return with_proof(proof);
@@ -175,11 +170,8 @@ impl<B: Bitboard> Prover<'_, B> {
         self.count_node()?;
         self.stats.pn_nodes += 1;
         let before = self.nodes;
-        if let Some(stored) = self.table.probe(key) {
-            return Ok(with_proof(Proof {
-                win: stored.win,
-                plies: stored.plies,
-            }));
+        if let Some(proof) = self.table_proof(key) {
+            return Ok(with_proof(proof));
         }
         let mut list = MoveList::new();
         node.pos.generate(&mut list);
@@ -309,11 +301,7 @@ impl<B: Bitboard> Prover<'_, B> {
         if e.reason != InterruptReason::Superseded {
             return Err(e);
         }
-        let stored = self.table.probe(key).ok_or(e)?;
-        Ok(Proof {
-            win: stored.win,
-            plies: stored.plies,
-        })
+        self.table_proof(key).ok_or(e)
     }
 
     /// Stores a node df-pn has proven: won through child `best`, or lost (every child

@@ -288,6 +288,15 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         Ok(())
     }
 
+    /// The proof the table holds for `key`, if it holds one.
+    #[inline(always)]
+    pub(super) fn table_proof(&self, key: Key) -> Option<Proof> {
+        self.table.probe(key).map(|stored| Proof {
+            win: stored.win,
+            plies: stored.plies,
+        })
+    }
+
     /// Whether another thread has proven a node of this thread's df-pn path (the
     /// table holds only proven nodes).
     fn superseded(&self) -> bool {
@@ -324,12 +333,9 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         ply: usize,
     ) -> Result<Proof, Interrupted> {
         self.count_node()?;
-        if let Some(stored) = self.table.probe(key) {
+        if let Some(proof) = self.table_proof(key) {
             self.stats.table_hits += 1;
-            return Ok(Proof {
-                win: stored.win,
-                plies: stored.plies,
-            });
+            return Ok(proof);
         }
         let before = self.nodes;
         if self.config.regions
