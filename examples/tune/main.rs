@@ -4,6 +4,7 @@
 //! cargo run --release --example tune -- gen [options]       labelled positions to stdout
 //! cargo run --release --example tune -- accuracy [options] FILE...   the accuracy table
 //! cargo run --release --example tune -- fit [options] FILE...        fit the weights
+//! cargo run --release --example tune -- patterns [options] FILE...   fit the patterns
 //! cargo run --release --example tune -- reach [options]     how early the solver proves games
 //!
 //! gen options:
@@ -25,6 +26,12 @@
 //!   --ridge R            penalty on squared weights (default 1e-4)
 //!   --holdout PERCENT    positions kept out of the fit to check it (default 10)
 //!   --exclude FILE       never use the positions of this set (repeatable)
+//! patterns options (prints src/search/pattern_weights.rs):
+//!   --l2 X               penalty on squared pattern weights (default 1e-4)
+//!   --epochs N           gradient steps (default 300)
+//!   --scale S            evaluation units per logit (default 220)
+//!   --holdout PERCENT    positions kept out of the fit to check it (default 10)
+//!   --exclude FILE       never use the positions of this set (repeatable)
 //! reach options:
 //!   --size WxH --opening RULE --multi-jump RULE   the rules (default 8x8 diagonal straight)
 //!   --games N            self-play games (default 100)
@@ -36,13 +43,14 @@
 //!   --regions            with the solver's region analysis (off in the engine)
 //! ```
 //!
-//! `scripts/gen-accuracy`, `scripts/accuracy` and `scripts/tune` run these with the
+//! `scripts/gen-accuracy`, `scripts/accuracy`, `scripts/tune` and `scripts/tune-patterns` run these with the
 //! settings the checked-in sets and weights were made with.
 
 mod accuracy;
 mod data;
 mod fit;
 mod games;
+mod patterns;
 mod reach;
 
 use std::collections::HashSet;
@@ -81,6 +89,30 @@ fn read_sets(files: &[PathBuf]) -> Result<Vec<(String, Vec<Labelled>)>, String> 
             Ok((name.to_string_lossy().into_owned(), data::read(f)?))
         })
         .collect()
+}
+
+/// Training positions and held-out positions.
+type Split = (Vec<Labelled>, Vec<Labelled>);
+
+/// The positions of `files` but those in `exclude`, split into a training part and a
+/// held-out part of about `holdout` percent. The split is by position hash, so it does
+/// not depend on file order.
+fn split_sets(files: &[PathBuf], exclude: &HashSet<u64>, holdout: u64) -> Result<Split, String> {
+    let (mut train, mut check) = (Vec::new(), Vec::new());
+    for (_, set) in read_sets(files)? {
+        for l in set {
+            let hash = l.board()?.hash();
+            if exclude.contains(&hash) {
+                continue;
+            }
+            if hash % 100 < holdout {
+                check.push(l);
+            } else {
+                train.push(l);
+            }
+        }
+    }
+    Ok((train, check))
 }
 
 /// The hashes of the positions of the set in `file`.
@@ -216,22 +248,7 @@ fn run_fit(args: &[String]) -> Result<(), String> {
             _ => files.push(PathBuf::from(arg)),
         }
     }
-    let mut train = Vec::new();
-    let mut check = Vec::new();
-    for (_, set) in read_sets(&files)? {
-        for l in set {
-            // The split is by position hash, so it does not depend on file order.
-            let hash = l.board()?.hash();
-            if exclude.contains(&hash) {
-                continue;
-            }
-            if hash % 100 < holdout {
-                check.push(l);
-            } else {
-                train.push(l);
-            }
-        }
-    }
+    let (train, check) = split_sets(&files, &exclude, holdout)?;
     let (train, check) = (fit::Samples::of(&train)?, fit::Samples::of(&check)?);
     let old: [f64; FEATURES] = ENGINE_WEIGHTS.map(f64::from);
     let w = fit::fit(&train, ridge);
@@ -272,6 +289,34 @@ fn run_fit(args: &[String]) -> Result<(), String> {
         "weights in the order of Feature::ALL: [{}]",
         ints.join(", ")
     );
+    Ok(())
+}
+
+fn run_patterns(args: &[String]) -> Result<(), String> {
+    let mut o = patterns::PatternFit {
+        l2: 1e-4,
+        epochs: 300,
+        scale: 220.0,
+    };
+    let mut holdout = 10u64;
+    let mut exclude = HashSet::new();
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--l2" => o.l2 = number(value()?)?,
+            "--epochs" => o.epochs = number(value()?)?,
+            "--scale" => o.scale = number(value()?)?,
+            "--holdout" => holdout = number::<u64>(value()?)?.min(90),
+            "--exclude" => exclude.extend(hashes(&PathBuf::from(value()?))?),
+            _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
+            _ => files.push(PathBuf::from(arg)),
+        }
+    }
+    let (train, check) = split_sets(&files, &exclude, holdout)?;
+    let command = format!("tune patterns {}", args.join(" "));
+    print!("{}", patterns::fit(&train, &check, &o, &command)?);
     Ok(())
 }
 
@@ -327,7 +372,11 @@ fn main() -> ExitCode {
         Some("accuracy") => run_accuracy(&args[1..]),
         Some("fit") => run_fit(&args[1..]),
         Some("reach") => run_reach(&args[1..]),
-        _ => Err("usage: tune gen|accuracy|fit|reach [options] (see examples/tune/main.rs)".into()),
+        Some("patterns") => run_patterns(&args[1..]),
+        _ => Err(
+            "usage: tune gen|accuracy|fit|patterns|reach [options] (see examples/tune/main.rs)"
+                .into(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

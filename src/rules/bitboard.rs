@@ -229,6 +229,10 @@ impl Bitboard for U256 {
         U256(words)
     }
     #[inline]
+    fn has(self, index: usize) -> bool {
+        self.0[index / 64] >> (index % 64) & 1 != 0
+    }
+    #[inline]
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }

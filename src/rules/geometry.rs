@@ -25,6 +25,7 @@ pub struct Geometry<B> {
     jump_from: [B; 4],
     step: [i32; 4],
     first_removals: B,
+    room: Box<[u8]>,
     variant_key: u64,
     keys: &'static ZobristKeys,
 }
@@ -59,6 +60,7 @@ impl<B: Bitboard> Geometry<B> {
         let mut stones = [B::EMPTY; 2];
         let mut jump_from = [B::EMPTY; 4];
         let mut first_removals = B::EMPTY;
+        let mut room = vec![0; width * height];
         for rank in 0..height {
             for file in 0..width {
                 let bit = B::single(rank * width + file);
@@ -72,6 +74,13 @@ impl<B: Bitboard> Geometry<B> {
                     if (0..width as isize).contains(&f) && (0..height as isize).contains(&r) {
                         jump_from[dir.index()] |= bit;
                     }
+                    let beyond = match dir {
+                        Direction::North => height - 1 - rank,
+                        Direction::East => width - 1 - file,
+                        Direction::South => rank,
+                        Direction::West => file,
+                    };
+                    room[rank * width + file] |= (beyond.min(2) as u8) << (2 * dir.index());
                 }
                 if colour == Color::Black && Self::may_open(variant.opening, file, rank, variant) {
                     first_removals |= bit;
@@ -88,6 +97,7 @@ impl<B: Bitboard> Geometry<B> {
             jump_from,
             step: [w, 1, -w, -1],
             first_removals,
+            room: room.into_boxed_slice(),
             variant_key: KEYS.variant(&variant),
             keys: &KEYS,
         }
@@ -168,6 +178,14 @@ impl<B: Bitboard> Geometry<B> {
     #[must_use]
     pub fn first_removals(&self) -> B {
         self.first_removals
+    }
+
+    /// How many squares, up to two, lie beyond square `index` in each direction: two
+    /// bits a direction, in the order of [`Direction::ALL`] from the lowest bits.
+    #[inline(always)]
+    #[must_use]
+    pub fn room(&self, index: usize) -> u8 {
+        self.room[index]
     }
 
     /// The Zobrist keys positions are hashed with.

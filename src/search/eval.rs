@@ -1,21 +1,18 @@
 //! The static evaluation: who is better placed, from the side to move's point of view.
 //!
 //! Konane is lost by the side that runs out of moves, so the evaluation counts
-//! mobility: the moves the side to move has against the moves the opponent would have,
-//! and the stones of each side that can move at all. A side whose moves all belong to
-//! one or two stones is closer to running out than its move count says. Each term and
-//! weight was kept because a match showed it gains strength (see the commit history).
-//! More features, and the tool that fits weights to them, are in
-//! [`features`](super::features); none has yet beaten these two terms in play.
+//! mobility: the jumps each side has and the stones of each side that can jump (a side
+//! whose moves all belong to one or two stones is closer to running out than its move
+//! count says), plus what each stone's surroundings say about the moves to come: the
+//! [`patterns`](super::patterns) of the squares one and two steps from each stone. The
+//! weights of all three were fitted together to the solver's verdicts on 6x6 to 7x7
+//! positions (`scripts/tune-patterns`); the fit is kept because matches showed it plays
+//! better than the two hand-set mobility terms before it (README, "Strength").
 
 use crate::rules::{Bitboard, Phase, Position};
 
+use super::patterns::{self, LINEAR};
 use super::score::{MATE_BOUND, Score};
-
-/// Score of one move more than the opponent.
-pub const MOVE: Score = 100;
-/// Score of one more stone that can move than the opponent has.
-pub const MOVABLE_STONE: Score = 25;
 
 /// The evaluation and the terms it is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,10 +27,12 @@ pub struct Evaluation {
     pub own_movable: u32,
     /// Stones of the opponent that could jump.
     pub their_movable: u32,
-    /// The move-count term.
+    /// The jump-count term, with the value of having the move.
     pub moves: Score,
     /// The movable-stones term.
     pub movable: Score,
+    /// The stone-pattern term.
+    pub patterns: Score,
     /// The sum, from the side to move's point of view.
     pub total: Score,
 }
@@ -50,8 +49,11 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>) -> Evaluation {
     } else {
         pos.count_moves()
     };
-    let moves = (own.moves as Score - theirs.moves as Score) * MOVE;
-    let movable = (own.movable_stones as Score - theirs.movable_stones as Score) * MOVABLE_STONE;
+    let [own_jump, their_jump, own_stone, their_stone, tempo] = LINEAR;
+    let moves = own.moves as Score * own_jump + theirs.moves as Score * their_jump + tempo;
+    let movable =
+        own.movable_stones as Score * own_stone + theirs.movable_stones as Score * their_stone;
+    let patterns = patterns::score(pos);
     Evaluation {
         own_moves,
         own_jumps: own.moves,
@@ -60,6 +62,7 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>) -> Evaluation {
         their_movable: theirs.movable_stones,
         moves,
         movable,
-        total: (moves + movable).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+        patterns,
+        total: (moves + movable + patterns).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
     }
 }

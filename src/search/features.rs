@@ -5,13 +5,15 @@
 //! can capture now, and its stones with no enemy stone next to them (which cannot move
 //! until one arrives); and the move itself (tempo).
 //!
-//! The search does not compute them: [`evaluate`](super::eval::evaluate) weighs only
-//! the two terms that matches proved, which [`ENGINE_WEIGHTS`] expresses on these
-//! features. Fits of all of them have not yet played better (see [`ENGINE_WEIGHTS`]).
+//! The search does not compute them all: [`evaluate`](super::eval::evaluate) weighs the
+//! jumps, the movable stones and the tempo ([`ENGINE_WEIGHTS`]) and adds the stone
+//! [`patterns`](super::patterns), which see what the other features count and more.
+//! Fits of all of these features without the patterns did not play better (see
+//! [`ENGINE_WEIGHTS`]).
 
 use crate::rules::{Bitboard, Direction, Position};
 
-use super::eval::{MOVABLE_STONE, MOVE};
+use super::patterns::LINEAR;
 use super::score::Score;
 
 /// The features the evaluation weighs, each counted for the side to move ("own") and
@@ -93,31 +95,19 @@ impl Feature {
 /// The value of each feature of a position, in the order of [`Feature::ALL`].
 pub type Features = [i32; FEATURES];
 
-/// The weights [`evaluate`](super::eval::evaluate) gives the features: 100 a jump and
-/// 25 a stone that can jump, for each side, nothing for the rest.
+/// The weights [`evaluate`](super::eval::evaluate) gives the features: those of the
+/// jumps, the movable stones and the tempo fitted with the stone patterns
+/// ([`LINEAR`]), nothing for the rest; the evaluation adds the patterns' score.
 ///
-/// The other features are there to be fitted (`scripts/tune`), but the fitted weights
-/// have not yet beaten these in play: on 6x6 they gave
+/// Fits of all these features without the patterns did not beat the two hand-set
+/// terms before them (100 a jump, 25 a stone that can jump): on 6x6 they gave
 /// `[108, -92, 114, -109, -50, 22, 45, -51, -64, 33, 51, -44, 220]` (held-out log loss
-/// 0.477 against 0.502), which scored 126-130 against these weights on 8x8 at 100 ms a
+/// 0.477 against 0.502), which scored 126-130 against those weights on 8x8 at 100 ms a
 /// move (256 games; the pair SPRT for +50 Elo accepted "no gain") and kept fewer 6x6
 /// wins at `go nodes 100000` (91.4% against 95.2%); see the README's accuracy table.
-/// Computing all features costs about a tenth of the search's speed, so the search
-/// computes only the weighted ones until a fit earns its place.
+/// Computing all features costs about a tenth of the search's speed.
 pub const ENGINE_WEIGHTS: [Score; FEATURES] = [
-    MOVE,
-    -MOVE,
-    MOVABLE_STONE,
-    -MOVABLE_STONE,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
+    LINEAR[0], LINEAR[1], LINEAR[2], LINEAR[3], 0, 0, 0, 0, 0, 0, 0, 0, LINEAR[4],
 ];
 
 /// What one side's stones can do, direction by direction.
@@ -210,6 +200,7 @@ mod tests {
     use super::*;
     use crate::rules::{AnyPosition, MultiJump, Opening};
     use crate::search::eval::evaluate;
+    use crate::search::patterns;
     use crate::with_position;
 
     fn features_of(text: &str) -> Features {
@@ -276,14 +267,14 @@ mod tests {
     }
 
     #[test]
-    fn the_evaluation_is_the_engine_weights_sum() {
+    fn the_evaluation_is_the_engine_weights_sum_plus_the_patterns() {
         let text = "2bwbwbw/2wbwbwb/b1b2wbw/2w2bwb/1w1wbwbw/1b1bwbwb/5wbw/w3w2b b";
         let pos = AnyPosition::from_text(text, Opening::Diagonal, MultiJump::Straight)
             .expect("test position is legal");
         with_position!(pos, p => {
             let total = evaluate(&p).total;
             let sum: Score = ENGINE_WEIGHTS.iter().zip(features(&p)).map(|(w, x)| w * x).sum();
-            assert_eq!(total, sum);
+            assert_eq!(total, sum + patterns::score(&p));
         });
     }
 }

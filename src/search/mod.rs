@@ -7,6 +7,7 @@ mod endgame;
 pub mod eval;
 pub mod features;
 mod ordering;
+pub mod patterns;
 mod pruning;
 mod root;
 pub mod score;

@@ -1,0 +1,223 @@
+//! Stone patterns: what each stone sees along its four lines, weighed by a table fitted
+//! to the solver's verdicts.
+//!
+//! A stone's pattern is the state of the eight squares one and two steps away from it
+//! to the north, east, south and west: empty, holding a stone, or off the board. These
+//! are exactly the squares that decide which jumps the stone has, which jumps over it
+//! the opponent has, and which of its jumps are blocked only for now, so the patterns
+//! see what the move counts see and more: a stone that can be captured from two sides,
+//! a jump that cannot be taken away, a stone walled in for good. Colours need no
+//! states of their own: every square has a fixed colour, so a stone one step away is
+//! the opponent's and one two steps away is the stone's own side's.
+//!
+//! A pattern is looked at the same way in all eight orientations of the board (the
+//! four arms rotated and mirrored), so the table's weights are tied across them, and
+//! one table serves every board size: the squares off the board are part of the
+//! pattern. The weights are fitted by `scripts/tune-patterns` (logistic regression of
+//! the solver's verdicts on 6x6 to 7x7 positions), which writes
+//! `pattern_weights.rs`.
+
+use std::sync::LazyLock;
+
+use crate::rules::{Bitboard, Direction, Position};
+
+use super::score::Score;
+
+mod weights {
+    include!("pattern_weights.rs");
+}
+
+pub use weights::{FITTED, LINEAR, SCALE};
+
+/// States of one arm: the square one step away and the one two steps away, each
+/// empty (0), holding a stone (1) or off the board (2), as `3 * near + far`.
+pub const ARM_STATES: usize = 9;
+
+/// Number of pattern codes: four arms (north, east, south, west, the order of
+/// [`Direction::ALL`]), the north arm the most significant digit in base 9.
+pub const CODES: usize = ARM_STATES * ARM_STATES * ARM_STATES * ARM_STATES;
+
+/// The four arms of `code`, north first.
+const fn arms(code: usize) -> [usize; 4] {
+    [
+        code / (ARM_STATES * ARM_STATES * ARM_STATES),
+        code / (ARM_STATES * ARM_STATES) % ARM_STATES,
+        code / ARM_STATES % ARM_STATES,
+        code % ARM_STATES,
+    ]
+}
+
+const fn code_of(a: [usize; 4]) -> usize {
+    ((a[0] * ARM_STATES + a[1]) * ARM_STATES + a[2]) * ARM_STATES + a[3]
+}
+
+/// The smallest code among the eight rotations and mirror images of `code`: patterns
+/// with the same canonical code share a weight.
+#[must_use]
+pub const fn canonical(code: usize) -> usize {
+    let a = arms(code);
+    let mut best = code;
+    let mut turn = 0;
+    while turn < 4 {
+        let rotated = [
+            a[turn],
+            a[(turn + 1) % 4],
+            a[(turn + 2) % 4],
+            a[(turn + 3) % 4],
+        ];
+        let mirrored = [rotated[0], rotated[3], rotated[2], rotated[1]];
+        let (r, m) = (code_of(rotated), code_of(mirrored));
+        if r < best {
+            best = r;
+        }
+        if m < best {
+            best = m;
+        }
+        turn += 1;
+    }
+    best
+}
+
+/// The largest room byte ([`Geometry::room`](crate::rules::Geometry::room)): two
+/// squares beyond in every direction.
+const ROOM_MAX: usize = 0b1010_1010;
+
+/// The weights of a stone, for the side to move's stones and then the opponent's, by
+/// the room byte of its square and the occupancy of its eight squares (bit `2k` the
+/// square one step away in direction `k`, bit `2k + 1` the one two steps away; bits of
+/// squares off the board do not matter). Expanded from the fitted canonical weights
+/// on first use.
+static TABLE: LazyLock<Box<Table>> = LazyLock::new(|| expand(weights::FITTED));
+
+type Table = [[[i16; 256]; ROOM_MAX + 1]; 2];
+
+/// The pattern code of a stone on a square with room byte `room` and occupancy
+/// `stones` around it.
+const fn code_at(room: usize, stones: usize) -> usize {
+    let mut a = [0; 4];
+    let mut k = 0;
+    while k < 4 {
+        let beyond = (room >> (2 * k)) & 3;
+        let near = if beyond >= 1 {
+            (stones >> (2 * k)) & 1
+        } else {
+            2
+        };
+        let far = if beyond >= 2 {
+            (stones >> (2 * k + 1)) & 1
+        } else {
+            2
+        };
+        a[k] = 3 * near + far;
+        k += 1;
+    }
+    code_of(a)
+}
+
+fn expand(fitted: &[(u16, i16, i16)]) -> Box<Table> {
+    let mut table = Box::new([[[0; 256]; ROOM_MAX + 1]; 2]);
+    let mut room = 0;
+    while room <= ROOM_MAX {
+        let mut stones = 0;
+        while stones < 256 {
+            let key = canonical(code_at(room, stones)) as u16;
+            let (mut lo, mut hi) = (0, fitted.len());
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if fitted[mid].0 < key {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if lo < fitted.len() && fitted[lo].0 == key {
+                table[0][room][stones] = fitted[lo].1;
+                table[1][room][stones] = fitted[lo].2;
+            }
+            stones += 1;
+        }
+        room += 1;
+    }
+    table
+}
+
+/// For each of the eight squares a pattern looks at (bit `k` of the occupancy in
+/// [`TABLE`]), the squares whose pattern sees a stone there. Squares off the board are
+/// seen as whatever the shifted word holds; the table ignores them.
+struct Views<B>([B; 8]);
+
+impl<B: Bitboard> Views<B> {
+    #[inline(always)]
+    fn of(pos: &Position<B>) -> Views<B> {
+        let g = pos.geometry();
+        let occupied = pos.occupied();
+        let mut views = [B::EMPTY; 8];
+        for dir in Direction::ALL {
+            let step = g.step(dir);
+            views[2 * dir.index()] = occupied.shifted(-step);
+            views[2 * dir.index() + 1] = occupied.shifted(-2 * step);
+        }
+        Views(views)
+    }
+
+    /// The room byte of `square` and the occupancy around it, the indices of [`TABLE`].
+    #[inline(always)]
+    fn at(&self, pos: &Position<B>, square: usize) -> (usize, usize) {
+        let mut stones = 0;
+        for (k, view) in self.0.iter().enumerate() {
+            stones |= usize::from(view.has(square)) << k;
+        }
+        (usize::from(pos.geometry().room(square)), stones)
+    }
+}
+
+/// Calls `f(own, code)` for each stone of `pos`: whether it belongs to the side to
+/// move, and its pattern code.
+pub fn for_each_stone<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(bool, usize)) {
+    let views = Views::of(pos);
+    let own = pos.stones(pos.side_to_move());
+    for square in pos.occupied().squares() {
+        let (room, stones) = views.at(pos, square);
+        f(own.has(square), code_at(room, stones));
+    }
+}
+
+/// The sum of the pattern weights of every stone of `pos`, for the side to move.
+#[inline]
+#[must_use]
+pub fn score<B: Bitboard>(pos: &Position<B>) -> Score {
+    let views = Views::of(pos);
+    let own = pos.stones(pos.side_to_move());
+    let table: &Table = &TABLE;
+    let mut total = 0;
+    for (side, stones) in [own, pos.occupied() & !own].into_iter().enumerate() {
+        for square in stones.squares() {
+            let (room, around) = views.at(pos, square);
+            total += Score::from(table[side][room][around]);
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_codes_are_shared_by_all_eight_orientations() {
+        // North arm: near stone, far empty (3); east: off board (8); south, west empty.
+        let code = code_of([3, 8, 0, 0]);
+        let expected = canonical(code);
+        for a in [
+            [8, 0, 0, 3],
+            [0, 0, 3, 8],
+            [0, 3, 8, 0],
+            [3, 0, 0, 8],
+            [0, 0, 8, 3],
+        ] {
+            assert_eq!(canonical(code_of(a)), expected, "{a:?}");
+        }
+        assert_ne!(canonical(code_of([3, 0, 8, 0])), expected);
+        assert!(expected <= code);
+    }
+}
