@@ -45,6 +45,9 @@ pub trait Bitboard:
     fn lowest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// Squares `64 * i` to `64 * i + 63` of the set as the bits of a machine word
+    /// (`i < CAPACITY / 64`).
+    fn word(self, i: usize) -> u64;
 
     /// Whether square `index` is in the set.
     #[inline]
@@ -120,6 +123,12 @@ macro_rules! primitive_bitboard {
             #[inline(always)]
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn word(self, i: usize) -> u64 {
+                debug_assert!(i < Self::CAPACITY / 64);
+                // Truncation keeps the 64 squares asked for.
+                (self >> (64 * i)) as u64
             }
         }
     };
@@ -244,6 +253,10 @@ impl Bitboard for U256 {
     fn lowest(self) -> usize {
         let i = self.0.iter().position(|&w| w != 0).unwrap_or(3);
         i * 64 + self.0[i].trailing_zeros() as usize
+    }
+    #[inline]
+    fn word(self, i: usize) -> u64 {
+        self.0[i]
     }
     #[inline]
     fn without_lowest(self) -> Self {

@@ -91,6 +91,27 @@ static TABLE: LazyLock<Box<Table>> = LazyLock::new(|| expand(weights::FITTED));
 
 type Table = [[[i16; 256]; ROOM_MAX + 1]; 2];
 
+/// For each room byte, the occupancy bits of the squares on the board.
+static ON_BOARD: [usize; ROOM_MAX + 1] = {
+    let mut masks = [0; ROOM_MAX + 1];
+    let mut room = 0;
+    while room <= ROOM_MAX {
+        let mut k = 0;
+        while k < 4 {
+            let beyond = (room >> (2 * k)) & 3;
+            if beyond >= 1 {
+                masks[room] |= 1 << (2 * k);
+            }
+            if beyond >= 2 {
+                masks[room] |= 1 << (2 * k + 1);
+            }
+            k += 1;
+        }
+        room += 1;
+    }
+    masks
+};
+
 /// The pattern code of a stone on a square with room byte `room` and occupancy
 /// `stones` around it.
 const fn code_at(room: usize, stones: usize) -> usize {
@@ -141,61 +162,79 @@ fn expand(fitted: &[(u16, i16, i16)]) -> Box<Table> {
     table
 }
 
-/// For each of the eight squares a pattern looks at (bit `k` of the occupancy in
-/// [`TABLE`]), the squares whose pattern sees a stone there. Squares off the board are
-/// seen as whatever the shifted word holds; the table ignores them.
-struct Views<B>([B; 8]);
+/// Spreads the eight bits of `byte` to the lowest bit of each byte of a word: bit `i`
+/// goes to bit `8 i`. The multiplication's partial products do not overlap, so no
+/// carry disturbs the result.
+#[inline(always)]
+const fn spread(byte: u64) -> u64 {
+    ((byte & 0x7f) * 0x0002_0408_1020_4081) & 0x0101_0101_0101_0101 | (byte & 0x80) << 49
+}
 
-impl<B: Bitboard> Views<B> {
-    #[inline(always)]
-    fn of(pos: &Position<B>) -> Views<B> {
-        let g = pos.geometry();
-        let occupied = pos.occupied();
-        let mut views = [B::EMPTY; 8];
-        for dir in Direction::ALL {
-            let step = g.step(dir);
-            views[2 * dir.index()] = occupied.shifted(-step);
-            views[2 * dir.index() + 1] = occupied.shifted(-2 * step);
-        }
-        Views(views)
+/// Calls `f(own, room, around)` for each stone of `pos`, lowest square first: whether
+/// it belongs to the side to move, the room byte of its square and the occupancy of
+/// the eight squares its pattern looks at (the indices of [`TABLE`]).
+///
+/// For each of those eight squares, the occupancy shifted so that each square sees it
+/// ("views"; squares off the board see whatever the shifted word holds, which the table
+/// ignores); then eight squares at a time, the views' bits are spread into one byte per
+/// square, so a stone's occupancy is one byte of a word.
+#[inline(always)]
+fn for_each_surrounding<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(bool, usize, usize)) {
+    let g = pos.geometry();
+    let occupied = pos.occupied();
+    let own = pos.stones(pos.side_to_move());
+    let mut views = [B::EMPTY; 8];
+    for dir in Direction::ALL {
+        let step = g.step(dir);
+        views[2 * dir.index()] = occupied.shifted(-step);
+        views[2 * dir.index() + 1] = occupied.shifted(-2 * step);
     }
-
-    /// The room byte of `square` and the occupancy around it, the indices of [`TABLE`].
-    #[inline(always)]
-    fn at(&self, pos: &Position<B>, square: usize) -> (usize, usize) {
-        let mut stones = 0;
-        for (k, view) in self.0.iter().enumerate() {
-            stones |= usize::from(view.has(square)) << k;
+    for word in 0..B::CAPACITY / 64 {
+        let stones = occupied.word(word);
+        if stones == 0 {
+            continue;
         }
-        (usize::from(pos.geometry().room(square)), stones)
+        let own_word = own.word(word);
+        let view_words = views.map(|v| v.word(word));
+        for group in 0..8 {
+            let shift = 8 * group;
+            let mut left = (stones >> shift) & 0xff;
+            if left == 0 {
+                continue;
+            }
+            let mut around = 0;
+            for (k, view) in view_words.iter().enumerate() {
+                around |= spread((view >> shift) & 0xff) << k;
+            }
+            while left != 0 {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let square = 64 * word + shift + i;
+                let room = usize::from(g.room(square));
+                // Off-board bits cleared, so that the stones of one edge share a few
+                // table entries (and cache lines) instead of spreading over all 256.
+                let byte = (around >> (8 * i)) as usize & ON_BOARD[room];
+                f(own_word >> (shift + i) & 1 != 0, room, byte);
+            }
+        }
     }
 }
 
-/// Calls `f(own, code)` for each stone of `pos`: whether it belongs to the side to
-/// move, and its pattern code.
+/// Calls `f(own, code)` for each stone of `pos`, lowest square first: whether it
+/// belongs to the side to move, and its pattern code.
 pub fn for_each_stone<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(bool, usize)) {
-    let views = Views::of(pos);
-    let own = pos.stones(pos.side_to_move());
-    for square in pos.occupied().squares() {
-        let (room, stones) = views.at(pos, square);
-        f(own.has(square), code_at(room, stones));
-    }
+    for_each_surrounding(pos, |own, room, around| f(own, code_at(room, around)));
 }
 
 /// The sum of the pattern weights of every stone of `pos`, for the side to move.
 #[inline]
 #[must_use]
 pub fn score<B: Bitboard>(pos: &Position<B>) -> Score {
-    let views = Views::of(pos);
-    let own = pos.stones(pos.side_to_move());
     let table: &Table = &TABLE;
     let mut total = 0;
-    for (side, stones) in [own, pos.occupied() & !own].into_iter().enumerate() {
-        for square in stones.squares() {
-            let (room, around) = views.at(pos, square);
-            total += Score::from(table[side][room][around]);
-        }
-    }
+    for_each_surrounding(pos, |own, room, around| {
+        total += Score::from(table[usize::from(!own)][room][around]);
+    });
     total
 }
 
