@@ -4,32 +4,14 @@
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Variant};
+mod common;
+
+use common::random_position;
+use konane::rules::Bitboard;
 use konane::search::patterns::{FITTED, canonical, for_each_stone, score};
 use konane::with_position;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-
-/// A random position: random board of 2x2 to 16x16, random rules, random plies.
-fn random_position(rng: &mut StdRng) -> AnyPosition {
-    let size = BoardSize::new(rng.random_range(2..=16), rng.random_range(2..=16)).unwrap();
-    let variant = Variant {
-        size,
-        opening: [Opening::Diagonal, Opening::Centre, Opening::Any][rng.random_range(0..3)],
-        multi_jump: [MultiJump::Straight, MultiJump::Turning][rng.random_range(0..2)],
-    };
-    let mut pos = AnyPosition::start(variant);
-    let plies = rng.random_range(0..size.squares() / 2 + 2);
-    for _ in 0..plies {
-        let moves = pos.legal_move_texts();
-        if moves.is_empty() {
-            break;
-        }
-        let choice = &moves[rng.random_range(0..moves.len())];
-        pos.play_text(choice).expect("a generated move is legal");
-    }
-    pos
-}
 
 /// The pattern code of the stone on (`file`, `rank`), from coordinates: for north,
 /// east, south and west in turn, the squares one and two steps away, each 0 (empty),
@@ -70,7 +52,7 @@ fn fitted_weight(own: bool, code: usize) -> i32 {
 fn pattern_codes_and_scores_agree_with_a_plain_computation() {
     let mut rng = StdRng::seed_from_u64(20_261_202);
     for _ in 0..300 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut rng, 2..=16);
         with_position!(pos, p => {
             let (width, height) = (p.geometry().width(), p.geometry().height());
             let occupied = p.occupied();

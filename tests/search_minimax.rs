@@ -5,7 +5,10 @@
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
+mod common;
+
+use common::random_position;
+use konane::rules::{Bitboard, Position};
 use konane::search::eval::evaluate;
 use konane::search::score::{Score, mated_at};
 use konane::search::{EXTENSION_MOVES, SearchControl, SearchParams, Searcher};
@@ -60,33 +63,13 @@ fn searched<B: Bitboard>(searcher: &mut Searcher, pos: &Position<B>, depth: u32)
         .score
 }
 
-fn random_position(rng: &mut StdRng) -> AnyPosition {
-    let size = BoardSize::new(rng.random_range(3..=6), rng.random_range(3..=6)).unwrap();
-    let variant = Variant {
-        size,
-        opening: [Opening::Diagonal, Opening::Centre, Opening::Any][rng.random_range(0..3)],
-        multi_jump: [MultiJump::Straight, MultiJump::Turning][rng.random_range(0..2)],
-    };
-    let mut pos = AnyPosition::start(variant);
-    let plies = rng.random_range(0..size.squares() / 2);
-    for _ in 0..plies {
-        let moves = pos.legal_move_texts();
-        if moves.is_empty() {
-            break;
-        }
-        let choice = &moves[rng.random_range(0..moves.len())];
-        pos.play_text(choice).expect("a generated move is legal");
-    }
-    pos
-}
-
 #[test]
 fn search_value_equals_plain_minimax() {
     let mut rng = StdRng::seed_from_u64(7);
     let mut searcher = Searcher::new(1);
     let mut checked = 0;
     while checked < 2000 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut rng, 3..=6);
         if pos.outcome().is_some() {
             continue;
         }

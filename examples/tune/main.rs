@@ -91,28 +91,59 @@ fn read_sets(files: &[PathBuf]) -> Result<Vec<(String, Vec<Labelled>)>, String> 
         .collect()
 }
 
-/// Training positions and held-out positions.
-type Split = (Vec<Labelled>, Vec<Labelled>);
+/// The labelled files a fit reads, the positions it never uses, and the share it holds
+/// out to check itself (`--holdout`, `--exclude`, and the file arguments).
+struct FitSets {
+    holdout: u64,
+    exclude: HashSet<u64>,
+    files: Vec<PathBuf>,
+}
 
-/// The positions of `files` but those in `exclude`, split into a training part and a
-/// held-out part of about `holdout` percent. The split is by position hash, so it does
-/// not depend on file order.
-fn split_sets(files: &[PathBuf], exclude: &HashSet<u64>, holdout: u64) -> Result<Split, String> {
-    let (mut train, mut check) = (Vec::new(), Vec::new());
-    for (_, set) in read_sets(files)? {
-        for l in set {
-            let hash = l.board()?.hash();
-            if exclude.contains(&hash) {
-                continue;
-            }
-            if hash % 100 < holdout {
-                check.push(l);
-            } else {
-                train.push(l);
-            }
+impl FitSets {
+    fn new() -> FitSets {
+        FitSets {
+            holdout: 10,
+            exclude: HashSet::new(),
+            files: Vec::new(),
         }
     }
-    Ok((train, check))
+
+    /// Takes `arg` (with its value) if it is one of these options or a file; an unknown
+    /// `--` option is an error.
+    fn take<'a>(
+        &mut self,
+        arg: &str,
+        value: &mut dyn FnMut() -> Result<&'a String, String>,
+    ) -> Result<(), String> {
+        match arg {
+            "--holdout" => self.holdout = number::<u64>(value()?)?.min(90),
+            "--exclude" => self.exclude.extend(hashes(&PathBuf::from(value()?))?),
+            _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
+            _ => self.files.push(PathBuf::from(arg)),
+        }
+        Ok(())
+    }
+
+    /// The positions of the files but the excluded ones, split into a training part
+    /// and a held-out part of about `holdout` percent. The split is by position hash,
+    /// so it does not depend on file order.
+    fn split(&self) -> Result<(Vec<Labelled>, Vec<Labelled>), String> {
+        let (mut train, mut check) = (Vec::new(), Vec::new());
+        for (_, set) in read_sets(&self.files)? {
+            for l in set {
+                let hash = l.board()?.hash();
+                if self.exclude.contains(&hash) {
+                    continue;
+                }
+                if hash % 100 < self.holdout {
+                    check.push(l);
+                } else {
+                    train.push(l);
+                }
+            }
+        }
+        Ok((train, check))
+    }
 }
 
 /// The hashes of the positions of the set in `file`.
@@ -234,21 +265,16 @@ fn run_accuracy(args: &[String]) -> Result<(), String> {
 
 fn run_fit(args: &[String]) -> Result<(), String> {
     let mut ridge = 1e-4;
-    let mut holdout = 10u64;
-    let mut exclude = HashSet::new();
-    let mut files = Vec::new();
+    let mut sets = FitSets::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--ridge" => ridge = number(value()?)?,
-            "--holdout" => holdout = number::<u64>(value()?)?.min(90),
-            "--exclude" => exclude.extend(hashes(&PathBuf::from(value()?))?),
-            _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
-            _ => files.push(PathBuf::from(arg)),
+            _ => sets.take(arg, &mut value)?,
         }
     }
-    let (train, check) = split_sets(&files, &exclude, holdout)?;
+    let (train, check) = sets.split()?;
     let (train, check) = (fit::Samples::of(&train)?, fit::Samples::of(&check)?);
     let old: [f64; FEATURES] = ENGINE_WEIGHTS.map(f64::from);
     let w = fit::fit(&train, ridge);
@@ -261,7 +287,8 @@ fn run_fit(args: &[String]) -> Result<(), String> {
         train.y.len(),
         check.y.len()
     );
-    // The current weights, rescaled to logits the same way, for comparison.
+    // The engine's weights of these features (its patterns left out), rescaled to logits
+    // the same way, for comparison.
     let old_jump =
         (old[Feature::OwnJumps as usize] - old[Feature::TheirJumps as usize]) / 2.0 / jump;
     let old_logits = old.map(|x| x / old_jump);
@@ -269,7 +296,7 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     let (new_loss, new_right) = fit::loss(&w, &check);
     let (train_loss, _) = fit::loss(&w, &train);
     println!(
-        "held out: current weights log loss {old_loss:.4} right {:.1}%; fitted {new_loss:.4} right {:.1}% (training {train_loss:.4})",
+        "held out: engine weights (no patterns) log loss {old_loss:.4} right {:.1}%; fitted {new_loss:.4} right {:.1}% (training {train_loss:.4})",
         100.0 * old_right,
         100.0 * new_right
     );
@@ -298,9 +325,7 @@ fn run_patterns(args: &[String]) -> Result<(), String> {
         epochs: 300,
         scale: 220.0,
     };
-    let mut holdout = 10u64;
-    let mut exclude = HashSet::new();
-    let mut files = Vec::new();
+    let mut sets = FitSets::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
@@ -308,13 +333,10 @@ fn run_patterns(args: &[String]) -> Result<(), String> {
             "--l2" => o.l2 = number(value()?)?,
             "--epochs" => o.epochs = number(value()?)?,
             "--scale" => o.scale = number(value()?)?,
-            "--holdout" => holdout = number::<u64>(value()?)?.min(90),
-            "--exclude" => exclude.extend(hashes(&PathBuf::from(value()?))?),
-            _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
-            _ => files.push(PathBuf::from(arg)),
+            _ => sets.take(arg, &mut value)?,
         }
     }
-    let (train, check) = split_sets(&files, &exclude, holdout)?;
+    let (train, check) = sets.split()?;
     let command = format!("tune patterns {}", args.join(" "));
     print!("{}", patterns::fit(&train, &check, &o, &command)?);
     Ok(())

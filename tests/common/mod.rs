@@ -10,6 +10,7 @@ pub mod naive;
 pub mod table;
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 
 use konane::rules::{
@@ -18,6 +19,8 @@ use konane::rules::{
 };
 
 use naive::Rules;
+use rand::RngExt;
+use rand::rngs::StdRng;
 
 /// Every combination of opening and multi-jump rule.
 pub fn all_rules() -> Vec<Rules> {
@@ -40,6 +43,30 @@ pub fn variant(width: usize, height: usize, rules: Rules) -> Variant {
         opening: rules.opening,
         multi_jump: rules.multi_jump,
     }
+}
+
+/// A position reached by random play on a random board (each side drawn from
+/// `sides`) under random rules, after up to half as many plies as the board has
+/// squares.
+pub fn random_position(rng: &mut StdRng, sides: RangeInclusive<usize>) -> AnyPosition {
+    let size = BoardSize::new(rng.random_range(sides.clone()), rng.random_range(sides))
+        .expect("test boards are 2x2 to 16x16");
+    let variant = Variant {
+        size,
+        opening: [Opening::Diagonal, Opening::Centre, Opening::Any][rng.random_range(0..3)],
+        multi_jump: [MultiJump::Straight, MultiJump::Turning][rng.random_range(0..2)],
+    };
+    let mut pos = AnyPosition::start(variant);
+    let plies = rng.random_range(0..size.squares() / 2);
+    for _ in 0..plies {
+        let moves = pos.legal_move_texts();
+        if moves.is_empty() {
+            break;
+        }
+        let choice = &moves[rng.random_range(0..moves.len())];
+        pos.play_text(choice).expect("a generated move is legal");
+    }
+    pos
 }
 
 /// The engine's start position.
