@@ -116,7 +116,11 @@ impl<B: Bitboard> Root<'_, '_, B> {
         let best = &root[0];
         SearchResult {
             best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
+            ponder: best
+                .pv
+                .get(1)
+                .copied()
+                .or_else(|| self.table_reply(pos, best.mv)),
             // Interrupted before the best move got a new score: the last one stands.
             score: if best.score > -INFINITY {
                 best.score
@@ -206,6 +210,16 @@ impl<B: Bitboard> Root<'_, '_, B> {
                 (alpha, beta) = (-INFINITY, INFINITY);
             }
         }
+    }
+
+    /// The table's move in the position after `mv`, if it is legal there: the reply to
+    /// ponder on when the principal variation stops at the root move (as it does when
+    /// the clock interrupts the re-search after an aspiration window failed high, which
+    /// leaves only the zero-window probe's result).
+    fn table_reply(&self, pos: &Position<B>, mv: Move<B>) -> Option<Move<B>> {
+        let child = pos.after(mv);
+        let key = self.worker.tt().probe(child.hash())?.move_key?;
+        child.legal_moves().iter().copied().find(|m| m.key() == key)
     }
 
     /// Principal variation search over `moves`, which are sorted best first on return.
