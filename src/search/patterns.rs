@@ -137,27 +137,14 @@ const fn code_at(room: usize, stones: usize) -> usize {
 
 fn expand(fitted: &[(u16, i16, i16)]) -> Box<Table> {
     let mut table = Box::new([[[0; 256]; ROOM_MAX + 1]; 2]);
-    let mut room = 0;
-    while room <= ROOM_MAX {
-        let mut stones = 0;
-        while stones < 256 {
+    for room in 0..=ROOM_MAX {
+        for stones in 0..256 {
             let key = canonical(code_at(room, stones)) as u16;
-            let (mut lo, mut hi) = (0, fitted.len());
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if fitted[mid].0 < key {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
+            if let Ok(i) = fitted.binary_search_by_key(&key, |entry| entry.0) {
+                table[0][room][stones] = fitted[i].1;
+                table[1][room][stones] = fitted[i].2;
             }
-            if lo < fitted.len() && fitted[lo].0 == key {
-                table[0][room][stones] = fitted[lo].1;
-                table[1][room][stones] = fitted[lo].2;
-            }
-            stones += 1;
         }
-        room += 1;
     }
     table
 }
