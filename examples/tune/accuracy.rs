@@ -71,8 +71,14 @@ pub fn random_share(set: &[Labelled]) -> f64 {
 }
 
 /// How often the engine, searching each position of `set` from a fresh state with
-/// `budget`, plays a move that keeps the win.
-pub fn measure(set: &[Labelled], budget: Budget, hash_mb: usize) -> Result<Score, String> {
+/// `budget`, plays a move that keeps the win. Each miss is passed to `missed` with the
+/// move played.
+pub fn measure(
+    set: &[Labelled],
+    budget: Budget,
+    hash_mb: usize,
+    missed: &mut dyn FnMut(&Labelled, Option<&str>),
+) -> Result<Score, String> {
     let mut searcher = Searcher::new(hash_mb);
     let mut score = Score::default();
     for labelled in set.iter().filter(|l| l.wins) {
@@ -80,8 +86,13 @@ pub fn measure(set: &[Labelled], budget: Budget, hash_mb: usize) -> Result<Score
         searcher.clear();
         let played = with_position!(pos, p => best_move(&mut searcher, &p, budget));
         score.positions += 1;
-        if played.is_some_and(|m| labelled.winning.contains(&m)) {
+        if played
+            .as_ref()
+            .is_some_and(|m| labelled.winning.contains(m))
+        {
             score.kept += 1;
+        } else {
+            missed(labelled, played.as_deref());
         }
     }
     Ok(score)

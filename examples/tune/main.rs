@@ -22,6 +22,7 @@
 //! accuracy options:
 //!   --budgets LIST       default nodes=1000,nodes=10000,nodes=100000,movetime=100
 //!   --hash MB            the engine's table (default 16, as the engine's Hash)
+//!   --misses             list each position whose win was thrown away (to stderr)
 //! fit options:
 //!   --ridge R            penalty on squared weights (default 1e-4)
 //!   --holdout PERCENT    positions kept out of the fit to check it (default 10)
@@ -226,6 +227,7 @@ fn run_gen(args: &[String]) -> Result<(), String> {
 fn run_accuracy(args: &[String]) -> Result<(), String> {
     let mut budgets = "nodes=1000,nodes=10000,nodes=100000,movetime=100".to_string();
     let mut hash = 16;
+    let mut show_misses = false;
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -233,6 +235,7 @@ fn run_accuracy(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--budgets" => budgets = value()?.clone(),
             "--hash" => hash = number(value()?)?,
+            "--misses" => show_misses = true,
             _ if arg.starts_with("--") => return Err(format!("unknown argument '{arg}'")),
             _ => files.push(PathBuf::from(arg)),
         }
@@ -254,7 +257,17 @@ fn run_accuracy(args: &[String]) -> Result<(), String> {
             accuracy::random_share(&set)
         );
         for &budget in &budgets {
-            let score = accuracy::measure(&set, budget, hash)?;
+            let mut missed = |labelled: &Labelled, played: Option<&str>| {
+                if show_misses {
+                    let played = played.unwrap_or("(none)");
+                    eprintln!(
+                        "miss: go {}: played {played}: {}",
+                        budget.name(),
+                        labelled.to_line()
+                    );
+                }
+            };
+            let score = accuracy::measure(&set, budget, hash, &mut missed)?;
             row.push_str(&format!(" {} |", score.show()));
             eprintln!("{name} go {}: {}", budget.name(), score.show());
         }
