@@ -8,7 +8,7 @@ use crate::rules::{Bitboard, Move, MoveList, Position};
 
 use super::control::SearchControl;
 use super::eval::evaluate;
-use super::ordering::{History, Killers, pick_next, score_moves};
+use super::ordering::{History, Killers, OrderBy, pick_next, score_moves};
 use super::pruning::{futile, late_move_reduction, may_be_futile};
 use super::score::{INFINITY, MATE, MAX_PLY, Score, from_table, is_proven, mated_at, to_table};
 use super::time::Budget;
@@ -25,6 +25,11 @@ const CHECK_EVERY: u64 = 2048;
 /// on fresh sets too) and played no worse (README, "Accuracy against the solver");
 /// two, and four or more, kept fewer on 6x6.
 pub const EXTENSION_MOVES: usize = 3;
+
+/// Nodes at least this many plies from the horizon order their moves by the replies
+/// each leaves (see [`OrderBy::count_replies`]); nearer it the count costs more than a
+/// better order saves.
+const REPLY_COUNT_DEPTH: i32 = 2;
 
 /// Whether a table entry searched to `stored` plies answers a search to `wanted`.
 ///
@@ -308,14 +313,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         let side = pos.side_to_move();
-        score_moves(
-            frame.moves.as_slice(),
-            &mut frame.scores,
+        let order_by = OrderBy {
             table_move,
-            self.killers.at(ply),
-            self.history,
-            side,
-        );
+            killers: self.killers.at(ply),
+            history: self.history,
+            count_replies: depth >= REPLY_COUNT_DEPTH,
+        };
+        score_moves(pos, frame.moves.as_slice(), &mut frame.scores, &order_by);
         frame.tried.clear();
 
         let original_alpha = alpha;
