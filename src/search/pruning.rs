@@ -45,9 +45,11 @@ static REDUCTION: LazyLock<[[u8; TABLE_SIZE]; TABLE_SIZE]> = LazyLock::new(|| {
     table
 });
 
-/// History score worth one ply less of reduction (up to two): about the top quarter of
-/// the reduced moves' scores in 8x8 middle games. A move that often refuted its
-/// siblings' lines elsewhere is more likely to do so here.
+/// Ordering score worth one ply less of reduction (up to two; a score this far below
+/// zero, one more). Away from the horizon the score is a quarter of the history less
+/// 2,000 a reply the move leaves (`ordering`), so a move that often refuted its
+/// siblings' lines elsewhere is reduced less and one that leaves the opponent many
+/// replies more: both say how likely the move is to matter here.
 const HISTORY_PER_PLY: i32 = 16_000;
 
 /// How much shallower to look first at the `index`-th move (ordering score `order`,
