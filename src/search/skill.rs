@@ -28,19 +28,20 @@ pub const MAX_LEVEL: u32 = 20;
 const FULL_STRENGTH: f64 = 20.0;
 
 /// The strength of each level below [`MAX_LEVEL`]. Matches measured the Elo of the
-/// scale at 0, 5, 10, 15, 19 and full strength (in the commit that placed the levels);
-/// each level sits where the curve through those points gives it an even share.
+/// scale at 0, 5, 10, 15, 19 and full strength (in the commit that placed the levels,
+/// with the evaluation of its day); each level sits where the curve through those points
+/// gave it an even share.
 const STRENGTH: [f64; MAX_LEVEL as usize] = [
     0.0, 1.27, 2.54, 3.81, 5.09, 6.51, 7.94, 9.36, 10.42, 11.19, 11.95, 12.72, 13.49, 14.25, 15.02,
     15.82, 16.61, 17.41, 18.2, 19.0,
 ];
 
 /// Elo of each level from 0 to [`MAX_LEVEL`], on the scale where the baseline engine
-/// has 1000. Levels 0, 5, 10, 15, 19 and 20 were measured (the README's
-/// ladder); the others are interpolated between them.
+/// has 1000: every level measured, fitted to all the matches of `scripts/ladder` at
+/// once (the README's ladder).
 pub const LADDER: [i32; MAX_LEVEL as usize + 1] = [
-    380, 448, 516, 584, 652, 720, 766, 812, 858, 904, 950, 1026, 1102, 1178, 1254, 1330, 1385,
-    1440, 1495, 1550, 1780,
+    371, 438, 644, 651, 769, 850, 924, 1016, 1107, 1138, 1185, 1338, 1339, 1468, 1525, 1619, 1763,
+    1803, 1936, 1983, 2311,
 ];
 
 /// Lowest `UCI_Elo`: that of level 0.
@@ -100,7 +101,8 @@ impl Skill {
         4 + ((FULL_STRENGTH - self.strength()) / 5.0) as usize
     }
 
-    /// The softmax temperature, in score units (100 = one move of mobility): how much
+    /// The softmax temperature, in score units (those of `info score cp`: one jump more
+    /// than the opponent is worth about 80): how much
     /// worse than the best a candidate may be and still be chosen often (a candidate
     /// `temperature` worse is chosen `e` times less often than the best). 300 at the
     /// bottom of the scale, falling evenly towards 0 at full strength.
