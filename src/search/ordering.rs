@@ -231,6 +231,9 @@ mod tests {
         }
         by.count_replies = false;
         score_moves(&pos, &moves, &mut scores, &by);
-        assert!(scores.iter().all(|&s| s == 0), "no history, no count: {scores:?}");
+        assert!(
+            scores.iter().all(|&s| s == 0),
+            "no history, no count: {scores:?}"
+        );
     }
 }
