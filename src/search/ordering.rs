@@ -95,7 +95,8 @@ const HISTORY_SHARE: i32 = 4;
 /// Ordering score a move loses for each reply it leaves the opponent, when replies are
 /// counted: a move that leaves the opponent few moves is, in a game lost by running out
 /// of them, the likeliest to refute (the exact solver orders by the same count).
-/// History of a few hundred cutoffs outweighs one reply.
+/// One reply weighs as much as 8,000 points of history (a cutoff `d` plies from the
+/// horizon adds `d²`).
 const PER_REPLY: i32 = 2000;
 
 /// How a node's moves are ordered.
