@@ -1,5 +1,5 @@
-//! The stone patterns of the evaluation against a plain computation from file and rank,
-//! on random positions of every board shape and bitboard width.
+//! The square patterns of the evaluation against a plain computation from file and
+//! rank, on random positions of every board shape and bitboard width.
 
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -7,13 +7,13 @@
 mod common;
 
 use common::random_position;
-use konane::rules::Bitboard;
-use konane::search::patterns::{FITTED, canonical, for_each_stone, score};
+use konane::rules::{Bitboard, Color};
+use konane::search::patterns::{FITTED, Kind, canonical, for_each_square, score};
 use konane::with_position;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-/// The pattern code of the stone on (`file`, `rank`), from coordinates: for north,
+/// The pattern code of the square (`file`, `rank`), from coordinates: for north,
 /// east, south and west in turn, the squares one and two steps away, each 0 (empty),
 /// 1 (a stone) or 2 (off the board), read as base-3 digits.
 fn plain_code(
@@ -39,13 +39,14 @@ fn plain_code(
     code
 }
 
-/// The fitted weight of a pattern, looked up in the checked-in list.
-fn fitted_weight(own: bool, code: usize) -> i32 {
+/// The fitted weight of a pattern on a square of `kind`, looked up in the checked-in
+/// list.
+fn fitted_weight(kind: Kind, code: usize) -> i32 {
     let key = canonical(code) as u16;
     FITTED
         .iter()
         .find(|entry| entry.0 == key)
-        .map_or(0, |entry| i32::from(if own { entry.1 } else { entry.2 }))
+        .map_or(0, |entry| i32::from(entry.1[kind as usize]))
 }
 
 #[test]
@@ -57,21 +58,31 @@ fn pattern_codes_and_scores_agree_with_a_plain_computation() {
             let (width, height) = (p.geometry().width(), p.geometry().height());
             let occupied = p.occupied();
             let stone = |f: usize, r: usize| occupied.has(r * width + f);
-            let own_stones = p.stones(p.side_to_move());
             let mut expected = Vec::new();
             let mut total = 0;
             for rank in 0..height {
                 for file in 0..width {
-                    if stone(file, rank) {
-                        let own = own_stones.has(rank * width + file);
-                        let code = plain_code(width, height, &stone, file, rank);
-                        expected.push((own, code));
-                        total += fitted_weight(own, code);
-                    }
+                    // The top-left square is black; the colours alternate.
+                    let colour = if (file + height - 1 - rank) % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let own = colour == p.side_to_move();
+                    let kind = match (stone(file, rank), own) {
+                        (true, true) => Kind::OwnStone,
+                        (true, false) => Kind::TheirStone,
+                        (false, true) => Kind::OwnEmpty,
+                        (false, false) => Kind::TheirEmpty,
+                    };
+                    let code = plain_code(width, height, &stone, file, rank);
+                    expected.push((kind, code));
+                    total += fitted_weight(kind, code);
                 }
             }
+            assert!(expected.iter().any(|e| e.0.is_stone()));
             let mut seen = Vec::new();
-            for_each_stone(&p, |own, code| seen.push((own, code)));
+            for_each_square(&p, |kind, code| seen.push((kind, code)));
             assert_eq!(seen, expected, "{p}");
             assert_eq!(score(&p), total, "{p}");
         });

@@ -1,5 +1,6 @@
-//! Fitting the stone-pattern weights (`src/search/patterns.rs`): logistic regression of
-//! the solver's verdict on the count of each pattern for each side, plus the jump and
+//! Fitting the square-pattern weights (`src/search/patterns.rs`): logistic regression of
+//! the solver's verdict on the count of each pattern for each kind of square (stones of
+//! either side, empty squares of either colour), plus the jump and
 //! movable-stone counts and the tempo, by full-batch gradient descent (Adam) with a
 //! small L2 penalty on the pattern weights. Deterministic: the same files give the
 //! same weights.
@@ -8,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use konane::search::features::{Feature, features};
-use konane::search::patterns::{CODES, canonical, for_each_stone};
+use konane::search::patterns::{CODES, KINDS, Kind, canonical, for_each_square};
 use konane::with_position;
 
 use crate::data::Labelled;
@@ -32,7 +33,7 @@ pub struct PatternFit {
     pub scale: f64,
 }
 
-/// One position: the weight indices of its stones' patterns, its linear terms, its
+/// One position: the weight indices of its squares' patterns, its linear terms, its
 /// verdict.
 struct Sample {
     patterns: Vec<u32>,
@@ -40,9 +41,9 @@ struct Sample {
     wins: f64,
 }
 
-/// Weight index of a pattern: the canonical code, for the side to move's stones first.
-fn pattern_index(own: bool, code: usize) -> u32 {
-    (usize::from(!own) * CODES + canonical(code)) as u32
+/// Weight index of a pattern: the canonical code, in the block of the square's kind.
+fn pattern_index(kind: Kind, code: usize) -> u32 {
+    (kind as usize * CODES + canonical(code)) as u32
 }
 
 fn samples(set: &[Labelled]) -> Result<Vec<Sample>, String> {
@@ -54,7 +55,7 @@ fn samples(set: &[Labelled]) -> Result<Vec<Sample>, String> {
         }
         let (patterns, all) = with_position!(pos, p => {
             let mut patterns = Vec::new();
-            for_each_stone(&p, |own, code| patterns.push(pattern_index(own, code)));
+            for_each_square(&p, |kind, code| patterns.push(pattern_index(kind, code)));
             (patterns, features(&p))
         });
         out.push(Sample {
@@ -130,10 +131,10 @@ impl Adam {
 
 fn train(set: &[Sample], o: &PatternFit, report: &mut dyn FnMut(usize, &Model)) -> Model {
     let mut model = Model {
-        patterns: vec![0.0; 2 * CODES],
+        patterns: vec![0.0; KINDS * CODES],
         linear: [0.0; 5],
     };
-    let (mut adam_p, mut adam_l) = (Adam::new(2 * CODES), Adam::new(5));
+    let (mut adam_p, mut adam_l) = (Adam::new(KINDS * CODES), Adam::new(5));
     let n = set.len().max(1) as f64;
     for epoch in 1..=o.epochs {
         let mut grad_p: Vec<f64> = model.patterns.iter().map(|w| o.l2 * w).collect();
@@ -177,10 +178,10 @@ pub fn fit(
     let units = |w: f64| (w * o.scale).round();
     let mut fitted = BTreeMap::new();
     for code in (0..CODES).filter(|&c| canonical(c) == c) {
-        let own = units(model.patterns[pattern_index(true, code) as usize]);
-        let theirs = units(model.patterns[pattern_index(false, code) as usize]);
-        if own != 0.0 || theirs != 0.0 {
-            fitted.insert(code, (own as i16, theirs as i16));
+        let weights =
+            Kind::ALL.map(|kind| units(model.patterns[pattern_index(kind, code) as usize]) as i16);
+        if weights.iter().any(|&w| w != 0) {
+            fitted.insert(code, weights);
         }
     }
     let (lc, right) = model.loss(&ch);
@@ -210,10 +211,10 @@ pub fn fit(
     );
     let _ = writeln!(
         text,
-        "/// Canonical pattern code, weight of a stone of the side to move, of the opponent.\npub const FITTED: &[(u16, i16, i16)] = &["
+        "/// Canonical pattern code, weights of a stone of the side to move, of the opponent,\n/// of an empty square of the side to move's colour, of the opponent's colour.\npub const FITTED: &[(u16, [i16; 4])] = &["
     );
-    for (code, (own, theirs)) in fitted {
-        let _ = writeln!(text, "    ({code}, {own}, {theirs}),");
+    for (code, [a, b, c, d]) in fitted {
+        let _ = writeln!(text, "    ({code}, [{a}, {b}, {c}, {d}]),");
     }
     text.push_str("];\n");
     Ok(text)

@@ -682,7 +682,7 @@ impl<W: Write> Session<W> {
                 "  movable stones   {:>4} against {:>4}  {:>+6}",
                 e.own_movable, e.their_movable, e.movable
             ),
-            format!("  stone patterns                     {:>+6}", e.patterns),
+            format!("  square patterns                    {:>+6}", e.patterns),
             format!("  total                              {:>+6}", e.total),
         ] {
             self.say(&line)?;

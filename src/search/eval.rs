@@ -3,9 +3,9 @@
 //! Konane is lost by the side that runs out of moves, so the evaluation counts
 //! mobility: the jumps each side has and the stones of each side that can jump (a side
 //! whose moves all belong to one or two stones is closer to running out than its move
-//! count says), plus what each stone's surroundings say about the moves to come: the
-//! [`patterns`] of the squares one and two steps from each stone. The weights of all
-//! three were fitted together to the solver's verdicts on 6x6 to 7x7 positions
+//! count says), plus what the surroundings of each square, stone or empty, say about
+//! the moves to come: the [`patterns`] of the squares one and two steps from it. The
+//! weights of all three were fitted together to the solver's verdicts on 6x6 to 7x7 positions
 //! (`scripts/tune-patterns`); the fit is kept because matches showed it plays better
 //! than the two hand-set mobility terms before it (README, "Strength").
 
@@ -31,7 +31,7 @@ pub struct Evaluation {
     pub moves: Score,
     /// The movable-stones term.
     pub movable: Score,
-    /// The stone-pattern term.
+    /// The square-pattern term.
     pub patterns: Score,
     /// The sum, from the side to move's point of view.
     pub total: Score,

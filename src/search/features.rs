@@ -96,7 +96,7 @@ impl Feature {
 pub type Features = [i32; FEATURES];
 
 /// The weights [`evaluate`](super::eval::evaluate) gives the features: those of the
-/// jumps, the movable stones and the tempo fitted with the stone patterns
+/// jumps, the movable stones and the tempo fitted with the square patterns
 /// ([`LINEAR`]), nothing for the rest; the evaluation adds the patterns' score.
 ///
 /// Fits of all these features without the patterns did not beat the two hand-set

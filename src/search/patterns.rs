@@ -1,21 +1,24 @@
-//! Stone patterns: what each stone sees along its four lines, weighed by a table fitted
-//! to the solver's verdicts.
+//! Square patterns: what each square sees along its four lines, weighed by a table
+//! fitted to the solver's verdicts.
 //!
-//! A stone's pattern is the state of the eight squares one and two steps away from it
-//! to the north, east, south and west: empty, holding a stone, or off the board. These
-//! are exactly the squares that decide which jumps the stone has, which jumps over it
-//! the opponent has, and which of its jumps are blocked only for now, so the patterns
-//! see what the move counts see and more: a stone that can be captured from two sides,
-//! a jump that cannot be taken away, a stone walled in for good. Colours need no
-//! states of their own: every square has a fixed colour, so a stone one step away is
-//! the opponent's and one two steps away is the stone's own side's.
+//! A square's pattern is the state of the eight squares one and two steps away from it
+//! to the north, east, south and west: empty, holding a stone, or off the board. Around
+//! a stone, these are exactly the squares that decide which jumps the stone has, which
+//! jumps over it the opponent has, and which of its jumps are blocked only for now, so
+//! the patterns see what the move counts see and more: a stone that can be captured
+//! from two sides, a jump that cannot be taken away, a stone walled in for good. Around
+//! an empty square they say who can land there, now or later: a hole that a stone can
+//! jump into, one that two stones contest, one nothing will reach again. Colours need
+//! no states of their own: every square has a fixed colour, so a stone one step away is
+//! of the other colour and one two steps away of the square's own colour.
 //!
-//! A pattern is looked at the same way in all eight orientations of the board (the
-//! four arms rotated and mirrored), so the table's weights are tied across them, and
-//! one table serves every board size: the squares off the board are part of the
-//! pattern. The weights are fitted by `scripts/tune-patterns` (logistic regression of
-//! the solver's verdicts on 6x6 to 7x7 positions), which writes
-//! `pattern_weights.rs`.
+//! Each square is weighed by what it holds ([`Kind`]: a stone of the side to move or of
+//! the opponent, an empty square of either colour) and its pattern. A pattern is
+//! looked at the same way in all eight orientations of the board (the four arms
+//! rotated and mirrored), so the table's weights are tied across them, and one table
+//! serves every board size: the squares off the board are part of the pattern. The
+//! weights are fitted by `scripts/tune-patterns` (logistic regression of the solver's
+//! verdicts on 6x6 to 7x7 positions), which writes `pattern_weights.rs`.
 
 use std::sync::LazyLock;
 
@@ -82,14 +85,57 @@ pub const fn canonical(code: usize) -> usize {
 /// squares beyond in every direction.
 const ROOM_MAX: usize = 0b1010_1010;
 
-/// The weights of a stone, for the side to move's stones and then the opponent's, by
-/// the room byte of its square and the occupancy of its eight squares (bit `2k` the
-/// square one step away in direction `k`, bit `2k + 1` the one two steps away; bits of
-/// squares off the board do not matter). Expanded from the fitted canonical weights
-/// on first use.
+/// What a square holds, as the weights tell it apart: a stone is weighed by whose it
+/// is, an empty square by its colour (whose stones could land on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A stone of the side to move.
+    OwnStone = 0,
+    /// A stone of the opponent.
+    TheirStone = 1,
+    /// An empty square of the side to move's colour.
+    OwnEmpty = 2,
+    /// An empty square of the opponent's colour.
+    TheirEmpty = 3,
+}
+
+impl Kind {
+    /// Every kind, in the order of the weights of a [`FITTED`] entry.
+    pub const ALL: [Kind; KINDS] = [
+        Kind::OwnStone,
+        Kind::TheirStone,
+        Kind::OwnEmpty,
+        Kind::TheirEmpty,
+    ];
+
+    /// The kind of a square: empty or not, of the side to move's colour or not.
+    #[inline(always)]
+    const fn of(empty: bool, own_colour: bool) -> Kind {
+        match (empty, own_colour) {
+            (false, true) => Kind::OwnStone,
+            (false, false) => Kind::TheirStone,
+            (true, true) => Kind::OwnEmpty,
+            (true, false) => Kind::TheirEmpty,
+        }
+    }
+
+    /// Whether the square holds a stone.
+    #[must_use]
+    pub const fn is_stone(self) -> bool {
+        matches!(self, Kind::OwnStone | Kind::TheirStone)
+    }
+}
+
+/// Number of [`Kind`]s.
+pub const KINDS: usize = 4;
+
+/// The weights of a square, by its kind, the room byte of the square and the occupancy
+/// of its eight squares (bit `2k` the square one step away in direction `k`, bit
+/// `2k + 1` the one two steps away; bits of squares off the board do not matter).
+/// Expanded from the fitted canonical weights on first use.
 static TABLE: LazyLock<Box<Table>> = LazyLock::new(|| expand(weights::FITTED));
 
-type Table = [[[i16; 256]; ROOM_MAX + 1]; 2];
+type Table = [[[i16; 256]; ROOM_MAX + 1]; KINDS];
 
 /// For each room byte, the occupancy bits of the squares on the board.
 static ON_BOARD: [usize; ROOM_MAX + 1] = {
@@ -135,14 +181,15 @@ const fn code_at(room: usize, stones: usize) -> usize {
     code_of(a)
 }
 
-fn expand(fitted: &[(u16, i16, i16)]) -> Box<Table> {
-    let mut table = Box::new([[[0; 256]; ROOM_MAX + 1]; 2]);
+fn expand(fitted: &[(u16, [i16; KINDS])]) -> Box<Table> {
+    let mut table = Box::new([[[0; 256]; ROOM_MAX + 1]; KINDS]);
     for room in 0..=ROOM_MAX {
         for stones in 0..256 {
             let key = canonical(code_at(room, stones)) as u16;
             if let Ok(i) = fitted.binary_search_by_key(&key, |entry| entry.0) {
-                table[0][room][stones] = fitted[i].1;
-                table[1][room][stones] = fitted[i].2;
+                for kind in 0..KINDS {
+                    table[kind][room][stones] = fitted[i].1[kind];
+                }
             }
         }
     }
@@ -157,35 +204,36 @@ const fn spread(byte: u64) -> u64 {
     ((byte & 0x7f) * 0x0002_0408_1020_4081) & 0x0101_0101_0101_0101 | (byte & 0x80) << 49
 }
 
-/// Calls `f(own, room, around)` for each stone of `pos`, lowest square first: whether
-/// it belongs to the side to move, the room byte of its square and the occupancy of
-/// the eight squares its pattern looks at (the indices of [`TABLE`]).
+/// Calls `f(kind, room, around)` for each square of the board, lowest first: what it
+/// holds, the room byte of the square and the occupancy of the eight squares its
+/// pattern looks at (the indices of [`TABLE`]).
 ///
 /// For each of those eight squares, the occupancy shifted so that each square sees it
 /// ("views"; squares off the board see whatever the shifted word holds, which the table
 /// ignores); then eight squares at a time, the views' bits are spread into one byte per
-/// square, so a stone's occupancy is one byte of a word.
+/// square, so a square's occupancy is one byte of a word.
 #[inline(always)]
-fn for_each_surrounding<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(bool, usize, usize)) {
+fn for_each_surrounding<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(Kind, usize, usize)) {
     let g = pos.geometry();
     let occupied = pos.occupied();
-    let own = pos.stones(pos.side_to_move());
+    let own_colour = g.squares_of(pos.side_to_move());
     let mut views = [B::EMPTY; 8];
     for dir in Direction::ALL {
         let step = g.step(dir);
         views[2 * dir.index()] = occupied.shifted(-step);
         views[2 * dir.index() + 1] = occupied.shifted(-2 * step);
     }
+    let board = g.board();
     for word in 0..B::CAPACITY / 64 {
-        let stones = occupied.word(word);
-        if stones == 0 {
+        let squares = board.word(word);
+        if squares == 0 {
             continue;
         }
-        let own_word = own.word(word);
+        let (stones, own_word) = (occupied.word(word), own_colour.word(word));
         let view_words = views.map(|v| v.word(word));
         for group in 0..8 {
             let shift = 8 * group;
-            let mut left = (stones >> shift) & 0xff;
+            let mut left = (squares >> shift) & 0xff;
             if left == 0 {
                 continue;
             }
@@ -198,29 +246,31 @@ fn for_each_surrounding<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(bool, 
                 left &= left - 1;
                 let square = 64 * word + shift + i;
                 let room = usize::from(g.room(square));
-                // Off-board bits cleared, so that the stones of one edge share a few
+                // Off-board bits cleared, so that the squares of one edge share a few
                 // table entries (and cache lines) instead of spreading over all 256.
                 let byte = (around >> (8 * i)) as usize & ON_BOARD[room];
-                f(own_word >> (shift + i) & 1 != 0, room, byte);
+                let empty = stones >> (shift + i) & 1 == 0;
+                let own = own_word >> (shift + i) & 1 != 0;
+                f(Kind::of(empty, own), room, byte);
             }
         }
     }
 }
 
-/// Calls `f(own, code)` for each stone of `pos`, lowest square first: whether it
-/// belongs to the side to move, and its pattern code.
-pub fn for_each_stone<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(bool, usize)) {
-    for_each_surrounding(pos, |own, room, around| f(own, code_at(room, around)));
+/// Calls `f(kind, code)` for each square of `pos`, lowest first: what it holds, and its
+/// pattern code.
+pub fn for_each_square<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(Kind, usize)) {
+    for_each_surrounding(pos, |kind, room, around| f(kind, code_at(room, around)));
 }
 
-/// The sum of the pattern weights of every stone of `pos`, for the side to move.
+/// The sum of the pattern weights of every square of `pos`, for the side to move.
 #[inline]
 #[must_use]
 pub fn score<B: Bitboard>(pos: &Position<B>) -> Score {
     let table: &Table = &TABLE;
     let mut total = 0;
-    for_each_surrounding(pos, |own, room, around| {
-        total += Score::from(table[usize::from(!own)][room][around]);
+    for_each_surrounding(pos, |kind, room, around| {
+        total += Score::from(table[kind as usize][room][around]);
     });
     total
 }
