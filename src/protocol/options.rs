@@ -195,7 +195,7 @@ const SPECS: [Spec; 14] = [
             get: |o| u64::from(o.elo),
             set: |o, n| o.elo = n as u32,
         },
-        default: "371",
+        default: "443",
         effect: Change::Other,
     },
     Spec {

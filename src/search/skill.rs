@@ -38,10 +38,12 @@ const STRENGTH: [f64; MAX_LEVEL as usize] = [
 
 /// Elo of each level from 0 to [`MAX_LEVEL`], on the scale where the baseline engine
 /// has 1000: every level measured, fitted to all the matches of `scripts/ladder` at
-/// once (the README's ladder).
+/// once (the README's ladder). Where the fit put a level a few Elo below the one under
+/// it (within the margin of their match), the two are pooled at their mean and split
+/// by one Elo, so that the ladder rises and each value names one level.
 pub const LADDER: [i32; MAX_LEVEL as usize + 1] = [
-    371, 438, 644, 651, 769, 850, 924, 1016, 1107, 1138, 1185, 1338, 1339, 1468, 1525, 1619, 1763,
-    1803, 1936, 1983, 2311,
+    443, 444, 679, 733, 873, 940, 941, 1060, 1234, 1267, 1282, 1367, 1420, 1507, 1621, 1622, 1715,
+    1768, 1871, 1908, 2184,
 ];
 
 /// Lowest `UCI_Elo`: that of level 0.
