@@ -5,9 +5,9 @@
 //! whose moves all belong to one or two stones is closer to running out than its move
 //! count says), plus what the surroundings of each square, stone or empty, say about
 //! the moves to come: the [`patterns`] of the squares one and two steps from it. The
-//! weights of all three were fitted together to the solver's verdicts on 6x6 to 7x7 positions
-//! (`scripts/tune-patterns`); the fit is kept because matches showed it plays better
-//! than the two hand-set mobility terms before it (README, "Strength").
+//! weights of all three were fitted together to the solver's verdicts on 6x6 to 7x7
+//! positions (`scripts/tune-patterns`); the fit is kept because matches showed it plays
+//! better than the two hand-set mobility terms before it (README, "Strength").
 
 use crate::rules::{Bitboard, Phase, Position};
 

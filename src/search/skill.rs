@@ -104,10 +104,10 @@ impl Skill {
     }
 
     /// The softmax temperature, in score units (those of `info score cp`: one jump more
-    /// than the opponent is worth about 80): how much
-    /// worse than the best a candidate may be and still be chosen often (a candidate
-    /// `temperature` worse is chosen `e` times less often than the best). 300 at the
-    /// bottom of the scale, falling evenly towards 0 at full strength.
+    /// than the opponent is worth about 80): how much worse than the best a candidate
+    /// may be and still be chosen often (a candidate `temperature` worse is chosen `e`
+    /// times less often than the best). 300 at the bottom of the scale, falling evenly
+    /// towards 0 at full strength.
     #[must_use]
     pub fn temperature(self) -> f64 {
         15.0 * (FULL_STRENGTH - self.strength())
