@@ -42,8 +42,8 @@ const STRENGTH: [f64; MAX_LEVEL as usize] = [
 /// it (within the margin of their match), the two are pooled at their mean and split
 /// by one Elo, so that the ladder rises and each value names one level.
 pub const LADDER: [i32; MAX_LEVEL as usize + 1] = [
-    443, 444, 679, 733, 873, 940, 941, 1060, 1234, 1267, 1282, 1367, 1420, 1507, 1621, 1622, 1715,
-    1768, 1871, 1908, 2184,
+    443, 444, 679, 733, 873, 940, 941, 1060, 1234, 1266, 1281, 1366, 1419, 1506, 1620, 1621, 1790,
+    1880, 1967, 1973, 2174,
 ];
 
 /// Lowest `UCI_Elo`: that of level 0.
