@@ -321,11 +321,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
 
         let hash = pos.hash();
-        let mut table_move = None;
-        let mut table_hit = None;
-        if let Some(hit) = self.shared.tt.probe(hash) {
-            table_move = hit.move_key;
-            table_hit = Some(hit);
+        let table_hit = self.shared.tt.probe(hash);
+        let table_move = table_hit.and_then(|hit| hit.move_key);
+        if let Some(hit) = table_hit {
             let score = from_table(hit.score, ply);
             if !pv_node && exact_enough(hit.depth, depth, hit.score, self.selective) {
                 match hit.bound {
