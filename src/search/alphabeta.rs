@@ -456,6 +456,47 @@ mod tests {
         assert!(exact_enough(5, 5, 40, false));
     }
 
+    /// Asks whether the table's move `a4a2` is singular at the position of a 6x6
+    /// game, for a table entry of `score`, `bound` and `stored` depth at `depth`.
+    fn singular_with(score: Score, bound: Bound, stored: u8, depth: i32) -> bool {
+        use crate::rules::{AnyPosition, MultiJump, Opening};
+        let text = "bw1wbw/wb1bwb/bw2b1/wb2wb/1w1wbw/1bwbwb b";
+        let Ok(AnyPosition::Small(pos)) =
+            AnyPosition::from_text(text, Opening::Diagonal, MultiJump::Straight)
+        else {
+            unreachable!("a small board")
+        };
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new(false);
+        let shared = Shared::new(&tt, &control);
+        let mut history = History::default();
+        let mut worker = Worker::new(&shared, true, &mut history, Stops::NONE);
+        let mut frame = Frame::default();
+        pos.generate(&mut frame.moves);
+        let table_move = pos.parse_move("a4a2").unwrap();
+        let hit = Hit {
+            move_key: Some(table_move.key()),
+            score,
+            depth: stored,
+            bound,
+        };
+        worker.is_singular(&pos, &frame, hit, depth, 1)
+    }
+
+    #[test]
+    fn a_table_move_far_above_every_other_is_singular() {
+        // No other move comes near +2000 in a search of 4 plies; all come above -2000.
+        assert!(singular_with(2000, Bound::Lower, 10, 10));
+        assert!(singular_with(2000, Bound::Exact, 7, 10));
+        assert!(!singular_with(-2000, Bound::Lower, 10, 10));
+        // Only a lower bound or an exact score, from nearly this depth, and not near the
+        // horizon or for a proven result.
+        assert!(!singular_with(2000, Bound::Upper, 10, 10));
+        assert!(!singular_with(2000, Bound::Lower, 6, 10));
+        assert!(!singular_with(2000, Bound::Lower, 10, SINGULAR_DEPTH - 1));
+        assert!(!singular_with(MATE - 20, Bound::Lower, 10, 10));
+    }
+
     #[test]
     fn an_exact_search_takes_a_deeper_proof_only_when_it_ends_within_the_depth() {
         assert!(exact_enough(9, 5, MATE - 3, false));
