@@ -17,21 +17,24 @@ pub enum Budget {
     Nodes(u64),
     /// `go movetime MS`: everything the engine does in play, the endgame solver too.
     MoveTime(u64),
+    /// `go depth N`: the plain search to a fixed depth (repeatable, like `nodes`, and
+    /// with the same tree whatever a node costs).
+    Depth(u32),
 }
 
 impl Budget {
-    /// Reads `nodes=N` or `movetime=MS`.
+    /// Reads `nodes=N`, `movetime=MS` or `depth=N`.
     pub fn parse(text: &str) -> Result<Budget, String> {
-        let (kind, value) = text
-            .split_once('=')
-            .ok_or(format!("budget '{text}' is not nodes=N or movetime=MS"))?;
+        let malformed = || format!("budget '{text}' is not nodes=N, movetime=MS or depth=N");
+        let (kind, value) = text.split_once('=').ok_or_else(malformed)?;
         let value: u64 = value
             .parse()
             .map_err(|_| format!("'{value}' is not a number"))?;
         match kind {
             "nodes" => Ok(Budget::Nodes(value.max(1))),
             "movetime" => Ok(Budget::MoveTime(value.max(1))),
-            _ => Err(format!("budget '{text}' is not nodes=N or movetime=MS")),
+            "depth" => Ok(Budget::Depth(value.clamp(1, 255) as u32)),
+            _ => Err(malformed()),
         }
     }
 
@@ -40,6 +43,7 @@ impl Budget {
         match self {
             Budget::Nodes(n) => format!("nodes {n}"),
             Budget::MoveTime(ms) => format!("movetime {ms}"),
+            Budget::Depth(d) => format!("depth {d}"),
         }
     }
 }
@@ -114,8 +118,31 @@ fn best_move<B: Bitboard>(
             multipv: 1,
             ..SearchParams::default()
         },
+        Budget::Depth(d) => SearchParams {
+            depth: Some(d),
+            multipv: 1,
+            ..SearchParams::default()
+        },
     };
     let control = SearchControl::new(false);
     let result = searcher.search(pos, &params, &control, &mut |_| {});
     result.best.map(|m| pos.move_text(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_read_as_go_spells_them() {
+        for text in ["nodes=1000", "movetime=100", "depth=12"] {
+            let budget = Budget::parse(text).unwrap();
+            assert_eq!(budget.name(), text.replace('=', " "));
+        }
+        assert_eq!(Budget::parse("depth=0"), Ok(Budget::Depth(1)));
+        assert_eq!(Budget::parse("depth=99999"), Ok(Budget::Depth(255)));
+        for bad in ["depth", "depth=ten", "ply=3", "=5"] {
+            assert!(Budget::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -20,7 +20,8 @@
 //!   --exclude FILE       leave out the positions of this set (repeatable)
 //!   --hash MB            solver table (default 128)
 //! accuracy options:
-//!   --budgets LIST       default nodes=1000,nodes=10000,nodes=100000,movetime=100
+//!   --budgets LIST       of nodes=N, movetime=MS and depth=N (default
+//!                        nodes=1000,nodes=10000,nodes=100000,movetime=100)
 //!   --hash MB            the engine's table (default 16, as the engine's Hash)
 //!   --misses             list each position whose win was thrown away (to stderr)
 //! fit options:
