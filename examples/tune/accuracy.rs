@@ -107,23 +107,15 @@ fn best_move<B: Bitboard>(
     pos: &konane::rules::Position<B>,
     budget: Budget,
 ) -> Option<String> {
-    let params = match budget {
-        Budget::Nodes(n) => SearchParams {
-            nodes: Some(n),
-            multipv: 1,
-            ..SearchParams::default()
-        },
-        Budget::MoveTime(ms) => SearchParams {
-            time: TimeControl::MoveTime(Duration::from_millis(ms)),
-            multipv: 1,
-            ..SearchParams::default()
-        },
-        Budget::Depth(d) => SearchParams {
-            depth: Some(d),
-            multipv: 1,
-            ..SearchParams::default()
-        },
+    let mut params = SearchParams {
+        multipv: 1,
+        ..SearchParams::default()
     };
+    match budget {
+        Budget::Nodes(n) => params.nodes = Some(n),
+        Budget::MoveTime(ms) => params.time = TimeControl::MoveTime(Duration::from_millis(ms)),
+        Budget::Depth(d) => params.depth = Some(d),
+    }
     let control = SearchControl::new(false);
     let result = searcher.search(pos, &params, &control, &mut |_| {});
     result.best.map(|m| pos.move_text(m))

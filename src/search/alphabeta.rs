@@ -254,7 +254,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     fn is_singular(
         &mut self,
         pos: &Position<B>,
-        frame: &Frame<B>,
+        moves: &[Move<B>],
         hit: Hit,
         depth: i32,
         ply: usize,
@@ -263,7 +263,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             || hit.bound == Bound::Upper
             || i32::from(hit.depth) < depth - 3
             || hit.score.abs() >= MATE_BOUND
-            || frame.moves.len() < 2
+            || moves.len() < 2
         {
             return false;
         }
@@ -271,7 +271,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return false;
         };
         let target = hit.score - SINGULAR_MARGIN * depth;
-        for &m in frame.moves.as_slice() {
+        for &m in moves {
             if m.key() == key {
                 continue;
             }
@@ -377,7 +377,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
 
         let singular = self.selective
             && ply > 0
-            && table_hit.is_some_and(|hit| self.is_singular(pos, &frame, hit, asked_depth, ply));
+            && table_hit.is_some_and(|hit| {
+                self.is_singular(pos, frame.moves.as_slice(), hit, asked_depth, ply)
+            });
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -471,8 +473,7 @@ mod tests {
         let shared = Shared::new(&tt, &control);
         let mut history = History::default();
         let mut worker = Worker::new(&shared, true, &mut history, Stops::NONE);
-        let mut frame = Frame::default();
-        pos.generate(&mut frame.moves);
+        let moves = pos.legal_moves();
         let table_move = pos.parse_move("a4a2").unwrap();
         let hit = Hit {
             move_key: Some(table_move.key()),
@@ -480,7 +481,7 @@ mod tests {
             depth: stored,
             bound,
         };
-        worker.is_singular(&pos, &frame, hit, depth, 1)
+        worker.is_singular(&pos, moves.as_slice(), hit, depth, 1)
     }
 
     #[test]
