@@ -6,6 +6,13 @@
 //! allocation is zeroed byte by byte instead, so the allocation asks for ordinary
 //! alignment and aligns the first element by hand.
 //!
+//! Emptying a table again ([`ZeroedSlice::clear`], at a new game) writes zeros over it
+//! instead, up to [`REWRITE_LIMIT`] bytes: its pages are already backed, and writing
+//! over them is fifteen to twenty-five times faster than having the kernel back fresh
+//! ones on the next searches' first touches (on this project's 2-core machine 10 to 18
+//! GB/s against 0.6 to 1.2 GB/s), which would come out of the first moves' thinking
+//! time: fresh tables of the default sizes cost a 100 ms move up to a fifth of its time.
+//!
 //! A table of [`HUGE_PAGE`] bytes or more starts on a huge-page boundary and, on Linux,
 //! asks the kernel to back it with huge pages (when transparent huge pages are enabled
 //! for `madvise`, as most distributions ship them). Searches probe the table at random,
@@ -17,6 +24,11 @@ use std::ptr::NonNull;
 
 /// The size of a huge page on x86-64 and most 64-bit ARM systems.
 const HUGE_PAGE: usize = 2 << 20;
+
+/// The largest table [`ZeroedSlice::clear`] empties by writing zeros over it (about a
+/// tenth of a second where the pages are backed, a second where they are not yet);
+/// a larger one gets fresh zero pages, so that emptying it stays instant.
+const REWRITE_LIMIT: usize = 1 << 30;
 
 /// A type whose value with every byte zero is a valid (empty) one.
 ///
@@ -74,6 +86,26 @@ impl<T: Zeroable> ZeroedSlice<T> {
             layout,
             first,
             len,
+        }
+    }
+
+    /// Makes every element zero bytes again: written over in place up to
+    /// [`REWRITE_LIMIT`] bytes, else as a fresh allocation (the old one freed first).
+    pub fn clear(&mut self) {
+        self.clear_within(REWRITE_LIMIT);
+    }
+
+    /// [`clear`](Self::clear) with `rewrite_limit` for [`REWRITE_LIMIT`].
+    fn clear_within(&mut self, rewrite_limit: usize) {
+        let len = self.len;
+        if len.saturating_mul(std::mem::size_of::<T>()) <= rewrite_limit {
+            // SAFETY: `first` points to `len` elements inside the allocation, `&mut
+            // self` makes the access exclusive, and `Zeroable` makes zero bytes a valid
+            // value of `T`.
+            unsafe { std::ptr::write_bytes(self.first.as_ptr(), 0, len) };
+        } else {
+            *self = ZeroedSlice::new(1);
+            *self = ZeroedSlice::new(len);
         }
     }
 }
@@ -165,5 +197,22 @@ mod tests {
         assert!(lines.iter().all(|l| l.0[0].load(Ordering::Relaxed) == 0));
         let small = ZeroedSlice::<Line>::new(HUGE_PAGE / 64 - 1);
         assert_eq!(small.as_ptr().cast::<u8>().align_offset(64), 0);
+    }
+
+    #[test]
+    fn a_cleared_table_is_zero_again_whichever_way() {
+        for rewrite_limit in [usize::MAX, 0] {
+            let mut lines = ZeroedSlice::<Line>::new(100);
+            lines[3].0[1].store(9, Ordering::Relaxed);
+            lines[99].0[7].store(1, Ordering::Relaxed);
+            lines.clear_within(rewrite_limit);
+            assert_eq!(lines.len(), 100);
+            assert!(
+                lines
+                    .iter()
+                    .all(|l| l.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)),
+                "{rewrite_limit}"
+            );
+        }
     }
 }

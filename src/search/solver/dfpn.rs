@@ -401,6 +401,7 @@ fn with_proof(proof: Proof) -> Numbers {
 mod tests {
     use super::*;
     use crate::rules::{AnyPosition, BoardSize, Opening, Position, Variant};
+    use crate::search::solver::numbers::NumberTable;
     use crate::search::solver::ordering::History;
     use crate::search::solver::symmetry::Symmetries;
     use crate::search::solver::team::Team;
@@ -440,7 +441,8 @@ mod tests {
     fn search_below_proven_node(threads: usize) -> (Result<Proof, Interrupted>, Option<Proof>) {
         let pos = position(6, 6, &["a6", "b6", "a4a6", "b4b6"]);
         let table = Table::new(16);
-        let team = Team::new(threads, 1 << 20);
+        let numbers = NumberTable::new(1 << 20);
+        let team = Team::new(threads, &numbers);
         let sym = Symmetries::new(pos.geometry(), true);
         let mut history = History::new();
         let stop = AtomicBool::new(false);

@@ -89,6 +89,7 @@ use crate::with_position;
 pub use estimate::{can_solve_quickly, estimated_nodes};
 pub use prover::Stats as SolveStats;
 
+use numbers::NumberTable;
 use ordering::History;
 use prover::{Proof, Prover};
 use symmetry::Symmetries;
@@ -295,6 +296,9 @@ pub struct SolvedLine {
 /// earlier work. It is cleared when the variant changes.
 pub struct Solver {
     table: Table,
+    /// The df-pn numbers of unproven nodes, each solve's own (see
+    /// [`numbers`](numbers)), about a quarter of `table`'s size.
+    numbers: NumberTable,
     /// What move ordering has learnt, one per thread: each thread's own, so that the
     /// threads' searches differ.
     histories: Vec<History>,
@@ -319,8 +323,10 @@ impl Solver {
     /// A solver with the given techniques (for measurements).
     #[must_use]
     pub fn with_config(table_megabytes: usize, config: SolverConfig) -> Solver {
+        let table = Table::new(table_megabytes);
         Solver {
-            table: Table::new(table_megabytes),
+            numbers: NumberTable::new(table.bytes() / dfpn::NUMBERS_SHARE),
+            table,
             histories: vec![History::new()],
             variant: None,
             config,
@@ -344,6 +350,7 @@ impl Solver {
     /// Forgets every proven result and what move ordering has learnt.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.numbers.clear();
         self.histories.fill_with(History::new);
     }
 
@@ -380,10 +387,8 @@ impl Solver {
         self.prepare(pos);
         #[expect(clippy::expect_used, reason = "`prepare` has just set the variant")]
         let (_, sym) = self.variant.as_ref().expect("prepare sets the variant");
-        let team = Team::new(
-            self.histories.len(),
-            self.table.bytes() / dfpn::NUMBERS_SHARE,
-        );
+        self.numbers.next_solve();
+        let team = Team::new(self.histories.len(), &self.numbers);
         #[expect(
             clippy::expect_used,
             reason = "a solver keeps one history per thread, and has at least one thread"

@@ -17,6 +17,13 @@
 //! costs work, never a wrong verdict; an entry never reads as zero (which would mean
 //! "proven"), and a number never reads back smaller than it was stored (large ones are
 //! rounded up, see [`encode`]).
+//!
+//! The table lives as long as the solver's table of proven results and serves one solve
+//! after another: each solve stamps its entries with a generation of its own, and the
+//! entries of earlier solves neither match nor hold their slots, exactly as if the table
+//! had been emptied. (A table allocated for each solve cost every move that calls the
+//! solver a fresh allocation whose pages the kernel zeroes as they are first touched,
+//! up to the whole table.)
 
 use std::mem::size_of;
 
@@ -36,6 +43,10 @@ const CODE_MASK: u64 = (1 << NUMBER_BITS) - 1;
 const MANTISSA_BITS: u32 = 19;
 const DN_SHIFT: u32 = NUMBER_BITS;
 const TAG_SHIFT: u32 = 2 * NUMBER_BITS;
+/// Where a slot's tag keeps the generation, above the key's own tag (9 bits).
+const GENERATION_SHIFT: u32 = 9;
+/// The generations: the table is emptied when they come round.
+const GENERATION_MASK: u16 = (1 << (16 - GENERATION_SHIFT)) - 1;
 
 /// The code of number `n` (at least 1): `n` itself below 2^19, above that a
 /// floating-point code (mantissa and exponent) rounded *up*, so that a number never
@@ -75,7 +86,8 @@ fn decode(code: u64) -> u64 {
 /// check: the key's check word
 /// data:  0..24   proof number's code (0: empty slot)
 ///        24..48  disproof number's code
-///        48..64  key tag
+///        48..57  key tag
+///        57..64  generation: the solve that stored it
 /// ```
 #[derive(Clone, Copy)]
 struct Entry {
@@ -90,22 +102,28 @@ impl Entry {
         Entry { check, data }
     }
 
-    fn pack(key: Key, (pn, dn): Pair) -> Entry {
+    fn pack(key: Key, (pn, dn): Pair, generation: u16) -> Entry {
         // Never 0: a stored number is of an unproven node.
         Entry {
             check: key.check,
-            data: encode(pn) | encode(dn) << DN_SHIFT | u64::from(key.tag) << TAG_SHIFT,
+            data: encode(pn)
+                | encode(dn) << DN_SHIFT
+                | u64::from(tag(key, generation)) << TAG_SHIFT,
         }
     }
 
+    /// Whether the slot holds numbers of this solve.
     #[inline(always)]
-    fn used(self) -> bool {
+    fn live(self, generation: u16) -> bool {
         self.data & CODE_MASK != 0
+            && (self.data >> (TAG_SHIFT + GENERATION_SHIFT)) as u16 == generation
     }
 
     #[inline(always)]
-    fn matches(self, key: Key) -> bool {
-        self.used() && self.check == key.check && (self.data >> TAG_SHIFT) as u16 == key.tag
+    fn matches(self, key: Key, generation: u16) -> bool {
+        self.data & CODE_MASK != 0
+            && self.check == key.check
+            && (self.data >> TAG_SHIFT) as u16 == tag(key, generation)
     }
 
     #[inline(always)]
@@ -125,9 +143,17 @@ impl Entry {
     }
 }
 
+/// A slot's tag: the key's, with the generation above it.
+#[inline(always)]
+fn tag(key: Key, generation: u16) -> u16 {
+    key.tag | generation << GENERATION_SHIFT
+}
+
 /// The numbers of unproven nodes, shared by the threads of a proof.
 pub(super) struct NumberTable {
     buckets: ZeroedSlice<Bucket>,
+    /// The current solve's stamp.
+    generation: u16,
 }
 
 impl NumberTable {
@@ -136,7 +162,24 @@ impl NumberTable {
     pub fn new(bytes: usize) -> NumberTable {
         NumberTable {
             buckets: ZeroedSlice::new(bytes / size_of::<Bucket>()),
+            generation: 0,
         }
+    }
+
+    /// Starts a new solve: from now on the table reads as empty (the entries of earlier
+    /// solves are passed over, and their slots taken as free ones). Once in 128 solves,
+    /// when the stamps come round, the table is emptied for real.
+    pub fn next_solve(&mut self) {
+        self.generation = (self.generation + 1) & GENERATION_MASK;
+        if self.generation == 0 {
+            self.clear();
+        }
+    }
+
+    /// Empties the table (see [`ZeroedSlice::clear`] for the cost).
+    pub fn clear(&mut self) {
+        self.buckets.clear();
+        self.generation = 0;
     }
 
     #[inline(always)]
@@ -157,19 +200,19 @@ impl NumberTable {
             .0
             .iter()
             .map(Entry::load)
-            .find(|e| e.matches(key))
+            .find(|e| e.matches(key, self.generation))
             .map(Entry::numbers)
     }
 
-    /// Stores the numbers of `key`, in its own slot if it has one, else in an empty
-    /// one, else over the entry with the smallest numbers.
+    /// Stores the numbers of `key`, in its own slot if it has one, else in one free
+    /// for this solve, else over the entry with the smallest numbers.
     pub fn store(&self, key: Key, numbers: Pair) {
         let slots = &self.bucket(key).0;
         let entries: [Entry; SLOTS] = std::array::from_fn(|i| Entry::load(&slots[i]));
         let slot = entries
             .iter()
-            .position(|e| e.matches(key))
-            .or_else(|| entries.iter().position(|e| !e.used()))
+            .position(|e| e.matches(key, self.generation))
+            .or_else(|| entries.iter().position(|e| !e.live(self.generation)))
             .unwrap_or_else(|| {
                 (1..SLOTS).fold(0, |least, i| {
                     if entries[i].weight() < entries[least].weight() {
@@ -179,14 +222,14 @@ impl NumberTable {
                     }
                 })
             });
-        let entry = Entry::pack(key, numbers);
+        let entry = Entry::pack(key, numbers, self.generation);
         slots[slot].save(entry.check, entry.data);
     }
 
     /// Empties `key`'s slot, if it has one.
     pub fn remove(&self, key: Key) {
         for slot in &self.bucket(key).0 {
-            if Entry::load(slot).matches(key) {
+            if Entry::load(slot).matches(key, self.generation) {
                 slot.save(0, 0);
             }
         }
@@ -273,5 +316,26 @@ mod tests {
         assert_eq!(table.get(key(0)), None);
         assert_eq!(table.get(key(99)), Some((50, 50)));
         assert_eq!(table.get(key(1)), Some((11, 10)));
+    }
+
+    #[test]
+    fn a_new_solve_finds_the_table_empty() {
+        let mut table = NumberTable::new(0);
+        table.next_solve();
+        for i in 0..SLOTS as u64 {
+            table.store(key(i), (20 + i, 20));
+        }
+        table.next_solve();
+        assert!((0..SLOTS as u64).all(|i| table.get(key(i)).is_none()));
+        // The earlier solve's entries hold no slots: four small new ones all stay.
+        for i in 10..10 + SLOTS as u64 {
+            table.store(key(i), (1, 1));
+        }
+        assert!((10..10 + SLOTS as u64).all(|i| table.get(key(i)) == Some((1, 1))));
+        // When the stamps come round, the old entries are gone for real.
+        for _ in 0..=GENERATION_MASK {
+            table.next_solve();
+        }
+        assert!((10..10 + SLOTS as u64).all(|i| table.get(key(i)).is_none()));
     }
 }

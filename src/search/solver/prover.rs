@@ -63,7 +63,7 @@ const MAX_SPARES: i32 = 100;
 pub(super) struct Prover<'a, B: Bitboard> {
     pub(super) table: &'a Table,
     /// What this solve's threads share.
-    pub(super) team: &'a Team,
+    pub(super) team: &'a Team<'a>,
     pub(super) sym: &'a Symmetries,
     regions: Regions<B>,
     pub(super) config: SolverConfig,
@@ -134,7 +134,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         table: &'a Table,
-        team: &'a Team,
+        team: &'a Team<'a>,
         sym: &'a Symmetries,
         history: &'a mut History,
         pos: &Position<B>,
@@ -155,7 +155,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             limits,
             progress,
             history,
-            top: &team.numbers,
+            top: team.numbers,
             lists: Vec::new(),
             scored: Vec::new(),
             split: Vec::new(),

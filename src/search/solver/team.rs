@@ -55,7 +55,7 @@ use super::tt::Key;
 const MARK_SLOTS: usize = 1 << 16;
 
 /// The state one solve's threads share.
-pub(super) struct Team {
+pub(super) struct Team<'a> {
     /// Raised to end every thread's search: one of them proved the root, or failed.
     pub done: AtomicBool,
     /// Raised by the thread that proved the root.
@@ -65,13 +65,13 @@ pub(super) struct Team {
     /// How many threads work below each (hashed) node; empty with one thread.
     marks: Box<[AtomicU8]>,
     /// The df-pn numbers of unproven nodes, shared by the threads.
-    pub numbers: NumberTable,
+    pub numbers: &'a NumberTable,
 }
 
-impl Team {
-    /// The shared state of a solve by `threads` threads, whose df-pn numbers take
-    /// about `numbers_bytes` bytes.
-    pub fn new(threads: usize, numbers_bytes: usize) -> Team {
+impl<'a> Team<'a> {
+    /// The shared state of a solve by `threads` threads, which keep their df-pn
+    /// numbers in `numbers`.
+    pub fn new(threads: usize, numbers: &'a NumberTable) -> Team<'a> {
         let parallel = threads > 1;
         let slots = if parallel { MARK_SLOTS } else { 0 };
         Team {
@@ -79,7 +79,7 @@ impl Team {
             proved: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             marks: (0..slots).map(|_| AtomicU8::new(0)).collect(),
-            numbers: NumberTable::new(numbers_bytes),
+            numbers,
         }
     }
 
@@ -129,7 +129,8 @@ mod tests {
 
     #[test]
     fn marks_count_the_threads_in_a_node() {
-        let team = Team::new(2, 0);
+        let numbers = NumberTable::new(0);
+        let team = Team::new(2, &numbers);
         let key = Key { check: 77, tag: 1 };
         assert_eq!(team.workers(key), 0);
         team.enter(key);
@@ -141,7 +142,8 @@ mod tests {
 
     #[test]
     fn one_thread_marks_nothing() {
-        let team = Team::new(1, 0);
+        let numbers = NumberTable::new(0);
+        let team = Team::new(1, &numbers);
         let key = Key { check: 77, tag: 1 };
         team.enter(key);
         assert_eq!(team.workers(key), 0);

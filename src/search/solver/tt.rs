@@ -140,30 +140,18 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket), in pages the kernel backs
+    /// only when they are first touched (as 2 MB pages where it can: see
+    /// [`zeroed`](crate::search::zeroed)).
     pub fn new(megabytes: usize) -> Table {
         Table {
-            buckets: Self::zeroed(megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()),
+            buckets: ZeroedSlice::new(megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()),
         }
     }
 
-    /// `count` empty buckets, in pages the kernel backs only when they are first
-    /// touched (and as 2 MB pages where it can).
-    fn zeroed(count: usize) -> ZeroedSlice<Bucket> {
-        let mut buckets = ZeroedSlice::<Bucket>::new(count);
-        advise_huge_pages(
-            buckets.as_mut_ptr().cast(),
-            buckets.len() * size_of::<Bucket>(),
-        );
-        buckets
-    }
-
-    /// Forgets everything: fresh zero pages instead of writing every slot.
+    /// Forgets everything (see [`ZeroedSlice::clear`] for the cost).
     pub fn clear(&mut self) {
-        let count = self.buckets.len();
-        // Free the old memory before asking for the new.
-        self.buckets = Self::zeroed(1);
-        self.buckets = Self::zeroed(count);
+        self.buckets.clear();
     }
 
     /// Size in bytes.
@@ -233,30 +221,6 @@ impl Table {
         (used * 1000 / (sample * SLOTS)) as u32
     }
 }
-
-/// Asks the kernel to back the (not yet touched) table with 2 MB pages: probes land
-/// anywhere in the table, and with 4 KB pages nearly every one would miss the TLB too.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    const MADV_HUGEPAGE: i32 = 14;
-    const HUGE_PAGE: usize = 2 << 20;
-    unsafe extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    let first = (start as usize).next_multiple_of(HUGE_PAGE);
-    let end = (start as usize + len) / HUGE_PAGE * HUGE_PAGE;
-    if end > first {
-        // SAFETY: the range lies inside an allocation this process owns; the advice
-        // changes how pages are backed, never their contents, and a refusal (an error
-        // return) is harmless.
-        unsafe {
-            madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 #[cfg(test)]
 mod tests {
