@@ -360,7 +360,9 @@ impl Solver {
         self.table.bytes()
     }
 
-    /// Makes the table the one of `pos`'s variant (a new variant clears it).
+    /// Makes the table the one of `pos`'s variant (a new variant clears it; before the
+    /// first solve the table is empty already, and writing over it would only have the
+    /// kernel back all of its pages at once).
     fn prepare<B: Bitboard>(&mut self, pos: &Position<B>) {
         let variant = pos.variant();
         if self
@@ -368,8 +370,10 @@ impl Solver {
             .as_ref()
             .is_none_or(|(known, _)| *known != variant)
         {
-            self.table.clear();
-            self.histories.fill_with(History::new);
+            if self.variant.is_some() {
+                self.table.clear();
+                self.histories.fill_with(History::new);
+            }
             let sym = Symmetries::new(pos.geometry(), self.config.symmetry);
             self.variant = Some((variant, sym));
         }
