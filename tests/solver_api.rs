@@ -152,6 +152,17 @@ fn the_table_carries_over_between_solves_of_one_variant() {
 }
 
 #[test]
+fn a_cleared_solver_proves_as_a_fresh_one() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut solver = Solver::new(4);
+    let fresh = solve(&mut solver, &pos);
+    solver.clear();
+    let again = solve(&mut solver, &pos);
+    assert_eq!(again.proof_nodes, fresh.proof_nodes);
+    assert_eq!(again.pv, fresh.pv);
+}
+
+#[test]
 fn odd_boards_where_black_cannot_open_are_lost_at_once() {
     let pos = small(AnyPosition::start(variant(
         3,
