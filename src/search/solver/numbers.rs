@@ -146,6 +146,10 @@ impl Entry {
 /// A slot's tag: the key's, with the generation above it.
 #[inline(always)]
 fn tag(key: Key, generation: u16) -> u16 {
+    debug_assert!(
+        key.tag >> GENERATION_SHIFT == 0,
+        "a key's tag fits below the generation"
+    );
     key.tag | generation << GENERATION_SHIFT
 }
 
