@@ -121,7 +121,7 @@ impl TranspositionTable {
         }
     }
 
-    /// Forgets everything: written over with zeros in place up to 1 GB (a few
+    /// Forgets everything: written over with zeros in place up to 256 MB (a few
     /// milliseconds for the default size once its pages are backed, and the next search
     /// does not wait for the kernel to back them again), given back and allocated
     /// afresh above that.

@@ -25,10 +25,12 @@ use std::ptr::NonNull;
 /// The size of a huge page on x86-64 and most 64-bit ARM systems.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// The largest table [`ZeroedSlice::clear`] empties by writing zeros over it (about a
-/// tenth of a second where the pages are backed, a second where they are not yet);
-/// a larger one gets fresh zero pages, so that emptying it stays instant.
-const REWRITE_LIMIT: usize = 1 << 30;
+/// The largest table [`ZeroedSlice::clear`] empties by writing zeros over it, which
+/// takes about 20 ms where its pages are backed and up to half a second where they are
+/// not yet (a table no game has used; on this machine with both cores busy, `Hash` and
+/// `SolverHash` of 256 MB took 0.17 to 1.2 s at the first `ucinewgame`, 50 ms at the
+/// next). A larger table gets fresh zero pages, so that emptying it stays instant.
+const REWRITE_LIMIT: usize = 256 << 20;
 
 /// A type whose value with every byte zero is a valid (empty) one.
 ///
