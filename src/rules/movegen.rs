@@ -35,6 +35,21 @@ struct Lane<B> {
     step: i32,
 }
 
+impl<B: Bitboard> Lane<B> {
+    /// The straight jumps of `movers` along the lane: each stone's first jump, then each
+    /// further one its landing square allows.
+    #[inline(always)]
+    fn count_jumps(&self, movers: B) -> u64 {
+        let mut total = 0u64;
+        let mut stones = movers & self.open;
+        while !stones.is_empty() {
+            total += u64::from(stones.count());
+            stones = stones.shifted(2 * self.step) & self.open;
+        }
+        total
+    }
+}
+
 impl<B: Bitboard> Position<B> {
     #[inline(always)]
     fn lane(&self, dir: Direction, enemy: B, empty: B) -> Lane<B> {
@@ -62,18 +77,10 @@ impl<B: Bitboard> Position<B> {
         let enemy = self.stones(colour.opponent());
         let empty = self.empty();
         match self.variant().multi_jump {
-            MultiJump::Straight => {
-                let mut total = 0u64;
-                for dir in Direction::ALL {
-                    let lane = self.lane(dir, enemy, empty);
-                    let mut stones = own & lane.open;
-                    while !stones.is_empty() {
-                        total += u64::from(stones.count());
-                        stones = stones.shifted(2 * lane.step) & lane.open;
-                    }
-                }
-                total
-            }
+            MultiJump::Straight => Direction::ALL
+                .iter()
+                .map(|&dir| self.lane(dir, enemy, empty).count_jumps(own))
+                .sum(),
             MultiJump::Turning => {
                 let mut counter = PathCounter { count: 0 };
                 self.walk_turning(own, enemy, empty, &mut counter);
@@ -94,13 +101,9 @@ impl<B: Bitboard> Position<B> {
         let mut moves = 0u64;
         for dir in Direction::ALL {
             let lane = self.lane(dir, enemy, empty);
-            let mut stones = own & lane.open;
-            movable |= stones;
+            movable |= own & lane.open;
             if self.variant().multi_jump == MultiJump::Straight {
-                while !stones.is_empty() {
-                    moves += u64::from(stones.count());
-                    stones = stones.shifted(2 * lane.step) & lane.open;
-                }
+                moves += lane.count_jumps(own);
             }
         }
         if self.variant().multi_jump == MultiJump::Turning {
