@@ -204,19 +204,19 @@ const fn spread(byte: u64) -> u64 {
     ((byte & 0x7f) * 0x0002_0408_1020_4081) & 0x0101_0101_0101_0101 | (byte & 0x80) << 49
 }
 
-/// Calls `f(kind, room, around)` for each square of the board, lowest first: what it
-/// holds, the room byte of the square and the occupancy of the eight squares its
-/// pattern looks at (the indices of [`TABLE`]).
+/// Calls `f(word, around)` for each 64-square word of the board that holds squares:
+/// `around[i]` is the occupancy of the eight squares the pattern of square `64 * word +
+/// i` looks at (bit `2k` the square one step away in direction `k`, bit `2k + 1` the one
+/// two steps away; the bits of squares off the board are whatever the shifted words
+/// hold, which [`ON_BOARD`] masks away).
 ///
 /// For each of those eight squares, the occupancy shifted so that each square sees it
-/// ("views"; squares off the board see whatever the shifted word holds, which the table
-/// ignores); then eight squares at a time, the views' bits are spread into one byte per
-/// square, so a square's occupancy is one byte of a word.
+/// ("views"); then eight squares at a time, the views' bits are spread into one byte per
+/// square.
 #[inline(always)]
-fn for_each_surrounding<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(Kind, usize, usize)) {
+fn for_each_word<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(usize, &[u8; 64])) {
     let g = pos.geometry();
     let occupied = pos.occupied();
-    let own_colour = g.squares_of(pos.side_to_move());
     let mut views = [B::EMPTY; 8];
     for dir in Direction::ALL {
         let step = g.step(dir);
@@ -229,48 +229,82 @@ fn for_each_surrounding<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(Kind, 
         if squares == 0 {
             continue;
         }
-        let (stones, own_word) = (occupied.word(word), own_colour.word(word));
         let view_words = views.map(|v| v.word(word));
+        let mut around = [0; 64];
         for group in 0..8 {
             let shift = 8 * group;
-            let mut left = (squares >> shift) & 0xff;
-            if left == 0 {
+            if (squares >> shift) & 0xff == 0 {
                 continue;
             }
-            let mut around = 0;
+            let mut bytes = 0;
             for (k, view) in view_words.iter().enumerate() {
-                around |= spread((view >> shift) & 0xff) << k;
+                bytes |= spread((view >> shift) & 0xff) << k;
             }
-            while left != 0 {
-                let i = left.trailing_zeros() as usize;
-                left &= left - 1;
-                let square = 64 * word + shift + i;
-                let room = usize::from(g.room(square));
-                // Off-board bits cleared, so that the squares of one edge share a few
-                // table entries (and cache lines) instead of spreading over all 256.
-                let byte = (around >> (8 * i)) as usize & ON_BOARD[room];
-                let empty = stones >> (shift + i) & 1 == 0;
-                let own = own_word >> (shift + i) & 1 != 0;
-                f(Kind::of(empty, own), room, byte);
-            }
+            around[8 * group..8 * group + 8].copy_from_slice(&bytes.to_le_bytes());
         }
+        f(word, &around);
     }
+}
+
+/// The squares of `pos` of each kind, in the order of [`Kind::ALL`].
+#[inline(always)]
+fn kind_masks<B: Bitboard>(pos: &Position<B>) -> [B; KINDS] {
+    let g = pos.geometry();
+    let occupied = pos.occupied();
+    let empty = g.board() & !occupied;
+    let own_colour = g.squares_of(pos.side_to_move());
+    [
+        occupied & own_colour,
+        occupied & !own_colour,
+        empty & own_colour,
+        empty & !own_colour,
+    ]
 }
 
 /// Calls `f(kind, code)` for each square of `pos`, lowest first: what it holds, and its
 /// pattern code.
 pub fn for_each_square<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(Kind, usize)) {
-    for_each_surrounding(pos, |kind, room, around| f(kind, code_at(room, around)));
+    let g = pos.geometry();
+    let occupied = pos.occupied();
+    let own_colour = g.squares_of(pos.side_to_move());
+    for_each_word(pos, |word, around| {
+        let mut left = g.board().word(word);
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let square = 64 * word + i;
+            let kind = Kind::of(!occupied.has(square), own_colour.has(square));
+            f(
+                kind,
+                code_at(usize::from(g.room(square)), usize::from(around[i])),
+            );
+        }
+    });
 }
 
 /// The sum of the pattern weights of every square of `pos`, for the side to move.
+///
+/// The squares are taken kind by kind, each kind's weights at hand for the whole loop:
+/// half again as fast as one loop over the squares that tells their kinds apart.
 #[inline]
 #[must_use]
 pub fn score<B: Bitboard>(pos: &Position<B>) -> Score {
     let table: &Table = &TABLE;
+    let g = pos.geometry();
+    let kinds = kind_masks(pos);
     let mut total = 0;
-    for_each_surrounding(pos, |kind, room, around| {
-        total += Score::from(table[kind as usize][room][around]);
+    for_each_word(pos, |word, around| {
+        for (weights, squares) in table.iter().zip(kinds) {
+            let mut left = squares.word(word);
+            while left != 0 {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let room = usize::from(g.room(64 * word + i));
+                // Off-board bits cleared, so that the squares of one edge share a few
+                // table entries (and cache lines) instead of spreading over all 256.
+                total += Score::from(weights[room][usize::from(around[i]) & ON_BOARD[room]]);
+            }
+        }
     });
     total
 }
