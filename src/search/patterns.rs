@@ -268,10 +268,7 @@ pub fn for_each_square<B: Bitboard>(pos: &Position<B>, mut f: impl FnMut(Kind, u
     let occupied = pos.occupied();
     let own_colour = g.squares_of(pos.side_to_move());
     for_each_word(pos, |word, around| {
-        let mut left = g.board().word(word);
-        while left != 0 {
-            let i = left.trailing_zeros() as usize;
-            left &= left - 1;
+        for i in g.board().word(word).squares() {
             let square = 64 * word + i;
             let kind = Kind::of(!occupied.has(square), own_colour.has(square));
             f(
@@ -295,10 +292,7 @@ pub fn score<B: Bitboard>(pos: &Position<B>) -> Score {
     let mut total = 0;
     for_each_word(pos, |word, around| {
         for (weights, squares) in table.iter().zip(kinds) {
-            let mut left = squares.word(word);
-            while left != 0 {
-                let i = left.trailing_zeros() as usize;
-                left &= left - 1;
+            for i in squares.word(word).squares() {
                 let room = usize::from(g.room(64 * word + i));
                 // Off-board bits cleared, so that the squares of one edge share a few
                 // table entries (and cache lines) instead of spreading over all 256.
