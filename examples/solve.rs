@@ -24,6 +24,8 @@
 //!                          squares (default: 45, 50 or 55 by how big the proof
 //!                          looks; 0: alpha-beta alone)
 //!   --regions              fold dead stones and one-sided regions (off by default)
+//!   --game-values          decide positions of several regions by adding up their
+//!                          game values (off by default)
 //!   --no-symmetry --no-mobility --no-history --no-etc --no-mobility-numbers
 //!                          switch techniques off
 //! ```
@@ -112,6 +114,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--table" => o.mode = Mode::Table,
             "--no-symmetry" => o.config.symmetry = false,
             "--no-regions" => o.config.regions = false,
+            "--game-values" => o.config.game_values = true,
             "--no-mobility" => o.config.mobility_ordering = false,
             "--no-history" => o.config.history = false,
             "--no-etc" => o.config.etc = false,

@@ -37,12 +37,13 @@ fn random_positions_agree(variant: Variant, stones: u32, count: usize, seed: u64
             let expected = naive.wins(&pos);
             assert_eq!(prove(&mut warm, &pos), expected, "{variant}: {pos}");
             // Cold solves alternate between the default search and alpha-beta alone
-            // with the region analysis on.
+            // with the region analysis and the game values on.
             let config = if i % 2 == 0 {
                 SolverConfig::default()
             } else {
                 SolverConfig {
                     regions: true,
+                    game_values: true,
                     proof_number_percent: Some(0),
                     ..SolverConfig::default()
                 }

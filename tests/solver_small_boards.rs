@@ -96,6 +96,10 @@ fn techniques_never_change_a_verdict() {
             ..SolverConfig::default()
         },
         SolverConfig {
+            game_values: true,
+            ..SolverConfig::default()
+        },
+        SolverConfig {
             etc: false,
             history: false,
             mobility_ordering: false,

@@ -43,6 +43,7 @@
 //!   --limits LIST        seconds a solve may take, e.g. 1,10 (default 1,10)
 //!   --hash MB            solver table (default 64, as the engine's SolverHash)
 //!   --regions            with the solver's region analysis (off in the engine)
+//!   --game-values        with the solver's sums of region values (off in the engine)
 //! ```
 //!
 //! `scripts/gen-accuracy`, `scripts/accuracy`, `scripts/tune` and `scripts/tune-patterns` run these with the
@@ -379,6 +380,7 @@ fn run_reach(args: &[String]) -> Result<(), String> {
             "--limits" => o.limits = seconds_list(value()?)?,
             "--hash" => o.hash_mb = number::<usize>(value()?)?.max(1),
             "--regions" => o.config.regions = true,
+            "--game-values" => o.config.game_values = true,
             _ => return Err(format!("unknown argument '{arg}'")),
         }
     }

@@ -19,7 +19,11 @@
 //!   (`team` says how, and why this rather than splitting the tree);
 //! - optionally, dead stones are dropped and regions of the board that only one side
 //!   can ever move in are counted as spare moves (`regions`, combinatorial game
-//!   theory); on the boards measured this costs more than it saves, so it is off.
+//!   theory); on the boards measured this costs more than it saves, so it is off;
+//! - optionally, a node whose board has fallen apart into two or more small regions both
+//!   sides can move in is decided by adding up the regions' game values (`games` does
+//!   the arithmetic of canonical forms, `values` finds each region's value once); also
+//!   off, for the same reason.
 //!
 //! A proof too big for one machine can be cut into independent jobs and merged
 //! ([`split`]). `docs/solved.md` has the measurements and the solved boards.
@@ -67,6 +71,7 @@ mod bucket;
 mod dfpn;
 mod estimate;
 mod fold;
+mod games;
 mod node;
 mod numbers;
 mod ordering;
@@ -77,6 +82,7 @@ pub mod split;
 mod symmetry;
 mod team;
 mod tt;
+mod values;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -108,6 +114,11 @@ pub struct SolverConfig {
     /// Drop dead stones and fold one-sided regions into spare moves. Off by default:
     /// on the boards measured it costs more than it saves (see `docs/solved.md`).
     pub regions: bool,
+    /// Decide a node whose board has fallen apart into two or more small regions both
+    /// sides can move in by adding up the regions' combinatorial game values
+    /// (`values`) instead of searching it. Off by default: on the boards measured the
+    /// analysis at every node costs more than the sums save (see `docs/solved.md`).
+    pub game_values: bool,
     /// Try moves that leave the opponent the fewest replies first.
     pub mobility_ordering: bool,
     /// Prefer moves that have won elsewhere.
@@ -133,6 +144,7 @@ impl Default for SolverConfig {
         SolverConfig {
             symmetry: true,
             regions: false,
+            game_values: false,
             mobility_ordering: true,
             history: true,
             etc: true,

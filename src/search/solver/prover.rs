@@ -23,6 +23,7 @@ use super::regions::{Kind, Region, Regions};
 use super::symmetry::Symmetries;
 use super::team::Team;
 use super::tt::{Hint, Key, Stored, Table};
+use super::values::Values;
 use super::{
     InterruptReason, Interrupted, SolveLimits, SolveProgress, SolverConfig, estimated_nodes,
 };
@@ -56,6 +57,15 @@ const DEFER_PLIES: usize = 6;
 /// Most children of a node the enhanced transposition cutoff looks up.
 const ETC_MOVES: usize = 64;
 
+/// Most stones a node may have for the game values to be tried on it, and most stones
+/// one of its regions both sides can move in may have: bigger regions cost more to value
+/// than to search.
+const VALUE_MAX_STONES: u32 = 40;
+const VALUE_REGION_STONES: u32 = 12;
+
+/// Most new positions valued for one node before the node is searched instead.
+const VALUE_BUDGET: usize = 50_000;
+
 /// Spare-move balances stay well inside `i8` (negating one must not overflow).
 const MAX_SPARES: i32 = 100;
 
@@ -66,6 +76,7 @@ pub(super) struct Prover<'a, B: Bitboard> {
     pub(super) team: &'a Team<'a>,
     pub(super) sym: &'a Symmetries,
     regions: Regions<B>,
+    values: Values<B>,
     pub(super) config: SolverConfig,
     /// Positions with at most this many empty squares per hundred squares of the board
     /// are df-pn nodes (the configuration's share, or the one chosen for this root).
@@ -113,6 +124,10 @@ pub struct Stats {
     pub multi_mixed: u64,
     /// Analyses that found one-sided regions.
     pub one_sided: u64,
+    /// Nodes decided by the sum of their regions' game values.
+    pub valued: u64,
+    /// Nodes whose regions were too costly to value.
+    pub unvalued: u64,
     /// Nodes won after a search of their moves.
     pub won: u64,
     /// Of those, nodes won by the first move tried.
@@ -148,6 +163,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             team,
             sym,
             regions: Regions::new(pos.geometry()),
+            values: Values::new(pos.geometry()),
             config,
             top_percent: config
                 .proof_number_percent
@@ -338,6 +354,23 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             return Ok(proof);
         }
         let before = self.nodes;
+        if self.config.game_values
+            && node.pos.phase() == Phase::Jumping
+            && node.pos.occupied().count() <= VALUE_MAX_STONES
+            && let Some(win) = self.by_game_values(node)
+        {
+            let proof = Proof {
+                win,
+                plies: u8::from(win),
+            };
+            let stored = Stored {
+                win,
+                plies: proof.plies,
+                hint: None,
+            };
+            self.table.store(key, stored, self.nodes - before);
+            return Ok(proof);
+        }
         if self.config.regions
             && node.pos.phase() == Phase::Jumping
             && let Some(smaller) = self.reduce(node)
@@ -520,6 +553,42 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             }
         }
         None
+    }
+
+    /// Whether the side to move wins `node`, from the game values of its regions, when
+    /// it has two or more regions both sides can move in and none is too big to value.
+    /// The positions valued count as nodes.
+    fn by_game_values(&mut self, node: &Node<B>) -> Option<bool> {
+        let occupied = node.pos.occupied();
+        let mut split = take(&mut self.split);
+        self.regions.split(occupied, &mut split);
+        let mut mixed = 0;
+        let mut small = true;
+        for region in &split {
+            if region.kind == Kind::Mixed {
+                mixed += 1;
+                small &= (occupied & region.squares).count() <= VALUE_REGION_STONES;
+            }
+        }
+        let mut result = None;
+        if mixed >= 2 && small {
+            let (answer, searched) = self.values.mover_wins(
+                occupied,
+                &split,
+                i32::from(node.spares),
+                node.pos.side_to_move(),
+                VALUE_BUDGET,
+            );
+            self.nodes += searched as u64;
+            result = answer;
+            if result.is_some() {
+                self.stats.valued += 1;
+            } else {
+                self.stats.unvalued += 1;
+            }
+        }
+        self.split = split;
+        result
     }
 
     /// The node with dead stones dropped and one-sided regions folded into spare
