@@ -94,6 +94,11 @@ impl Games {
         &self.forms[g as usize].right
     }
 
+    /// Left's options of `g` when `left`, else Right's.
+    fn options(&self, g: GameId, left: bool) -> &[GameId] {
+        if left { self.left(g) } else { self.right(g) }
+    }
+
     /// Whether `g <= h`.
     pub fn less_equal(&mut self, g: GameId, h: GameId) -> bool {
         if g == h {
@@ -129,29 +134,9 @@ impl Games {
             self.drop_dominated(&mut left, true);
             self.drop_dominated(&mut right, false);
             let g = self.intern(left.clone(), right.clone());
-            let mut changed = false;
-            let mut new_left = Vec::with_capacity(left.len());
-            for &gl in &left {
-                let through = self.reversed_by(gl, g, true);
-                match through {
-                    Some(glr) => {
-                        new_left.extend_from_slice(self.left(glr));
-                        changed = true;
-                    }
-                    None => new_left.push(gl),
-                }
-            }
-            let mut new_right = Vec::with_capacity(right.len());
-            for &gr in &right {
-                let through = self.reversed_by(gr, g, false);
-                match through {
-                    Some(grl) => {
-                        new_right.extend_from_slice(self.right(grl));
-                        changed = true;
-                    }
-                    None => new_right.push(gr),
-                }
-            }
+            let (new_left, left_changed) = self.bypass_reversible(&left, g, true);
+            let (new_right, right_changed) = self.bypass_reversible(&right, g, false);
+            let changed = left_changed || right_changed;
             if !changed {
                 return g;
             }
@@ -160,21 +145,34 @@ impl Games {
         }
     }
 
+    /// The options of one side of `g` (`left`: Left's) with every reversible one
+    /// replaced by the options it reverses to, and whether any was.
+    fn bypass_reversible(
+        &mut self,
+        options: &[GameId],
+        g: GameId,
+        left: bool,
+    ) -> (Vec<GameId>, bool) {
+        let mut bypassed = Vec::with_capacity(options.len());
+        let mut changed = false;
+        for &option in options {
+            match self.reversed_by(option, g, left) {
+                Some(reply) => {
+                    bypassed.extend_from_slice(self.options(reply, left));
+                    changed = true;
+                }
+                None => bypassed.push(option),
+            }
+        }
+        (bypassed, changed)
+    }
+
     /// The option of `option` through which it reverses in `g`, if any: for a Left
     /// option (`left`), a Right option of it `<= g`; for a Right option, a Left option
     /// of it `>= g`.
     fn reversed_by(&mut self, option: GameId, g: GameId, left: bool) -> Option<GameId> {
-        let count = if left {
-            self.right(option).len()
-        } else {
-            self.left(option).len()
-        };
-        (0..count).find_map(|i| {
-            let reply = if left {
-                self.right(option)[i]
-            } else {
-                self.left(option)[i]
-            };
+        (0..self.options(option, !left).len()).find_map(|i| {
+            let reply = self.options(option, !left)[i];
             let reverses = if left {
                 self.less_equal(reply, g)
             } else {
@@ -222,27 +220,26 @@ impl Games {
         if let Some(&s) = self.sums.get(&key) {
             return s;
         }
-        let mut left = Vec::new();
-        let mut right = Vec::new();
-        for i in 0..self.left(g).len() {
-            let gl = self.left(g)[i];
-            left.push(self.sum(gl, h));
-        }
-        for i in 0..self.left(h).len() {
-            let hl = self.left(h)[i];
-            left.push(self.sum(g, hl));
-        }
-        for i in 0..self.right(g).len() {
-            let gr = self.right(g)[i];
-            right.push(self.sum(gr, h));
-        }
-        for i in 0..self.right(h).len() {
-            let hr = self.right(h)[i];
-            right.push(self.sum(g, hr));
-        }
+        let left = self.sum_options(g, h, true);
+        let right = self.sum_options(g, h, false);
         let s = self.canonical(left, right);
         self.sums.insert(key, s);
         s
+    }
+
+    /// The options of one side (`left`: Left's) of `g + h`: a move in either part.
+    fn sum_options(&mut self, g: GameId, h: GameId, left: bool) -> Vec<GameId> {
+        let mut sums =
+            Vec::with_capacity(self.options(g, left).len() + self.options(h, left).len());
+        for i in 0..self.options(g, left).len() {
+            let moved = self.options(g, left)[i];
+            sums.push(self.sum(moved, h));
+        }
+        for i in 0..self.options(h, left).len() {
+            let moved = self.options(h, left)[i];
+            sums.push(self.sum(g, moved));
+        }
+        sums
     }
 
     /// The integer `n` (`n` moves Left can make that Right cannot touch; negative: Right's).

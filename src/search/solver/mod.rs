@@ -81,6 +81,8 @@ mod regions;
 pub mod split;
 mod symmetry;
 mod team;
+#[cfg(test)]
+mod test_support;
 mod tt;
 mod values;
 

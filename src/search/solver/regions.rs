@@ -238,18 +238,11 @@ fn except<B: Bitboard>(land: &[B; 4], skip: usize) -> B {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{AnyPosition, BoardSize, MultiJump, Opening, Variant};
+    use crate::rules::{AnyPosition, MultiJump, Opening};
+    use crate::search::solver::test_support::{any_opening_variants, random_move, random_position};
     use crate::with_position;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
-
-    fn random_move<B: Bitboard>(
-        pos: &Position<B>,
-        rng: &mut StdRng,
-    ) -> Option<crate::rules::Move<B>> {
-        let moves = pos.legal_moves();
-        (!moves.is_empty()).then(|| moves.as_slice()[rng.random_range(0..moves.len())])
-    }
 
     /// The claim the solver relies on, checked by brute force: from a position, along
     /// random games to the end, every move lies inside one region, only its owner moves
@@ -264,13 +257,7 @@ mod tests {
             // Late positions, where regions split off.
             let squares = start.occupied().count();
             let stones = rng.random_range(squares / 8..squares / 2);
-            let mut pos = start;
-            while pos.occupied().count() > stones {
-                match random_move(&pos, rng) {
-                    Some(m) => pos.play_unchecked(m),
-                    None => break,
-                }
-            }
+            let pos = random_position(start, stones, rng);
             let mut regions = Vec::new();
             let live = analysis.split(pos.occupied(), &mut regions);
             seen[0] += usize::from(regions.len() > 1);
@@ -306,17 +293,10 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(5);
         // Positions with several regions, with dead stones, with one-sided regions.
         let mut seen = [0; 3];
-        for (w, h) in [(8, 8), (6, 6), (7, 5), (4, 9), (10, 9)] {
-            for multi_jump in MultiJump::ALL {
-                let variant = Variant {
-                    size: BoardSize::new(w, h).unwrap(),
-                    opening: Opening::Any,
-                    multi_jump,
-                };
-                with_position!(AnyPosition::start(variant), start => {
-                    moves_stay_in_their_regions(start, &mut rng, &mut seen);
-                });
-            }
+        for variant in any_opening_variants(&[(8, 8), (6, 6), (7, 5), (4, 9), (10, 9)]) {
+            with_position!(AnyPosition::start(variant), start => {
+                moves_stay_in_their_regions(start, &mut rng, &mut seen);
+            });
         }
         assert!(
             seen.iter().all(|&n| n >= 20),

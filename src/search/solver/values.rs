@@ -130,6 +130,7 @@ impl<B: Bitboard> Values<B> {
 mod tests {
     use super::*;
     use crate::rules::{AnyPosition, BoardSize, MultiJump, Opening, Variant};
+    use crate::search::solver::test_support::{any_opening_variants, random_position};
     use crate::with_position;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -155,14 +156,7 @@ mod tests {
         for _ in 0..80 {
             let squares = start.occupied().count();
             let stones = rng.random_range(squares / 5..squares / 2);
-            let mut pos = start;
-            while pos.occupied().count() > stones {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves.as_slice()[rng.random_range(0..moves.len())]);
-            }
+            let pos = random_position(start, stones, rng);
             let mut parts = Vec::new();
             values.regions.split(pos.occupied(), &mut parts);
             split_positions += usize::from(parts.len() > 1);
@@ -192,17 +186,10 @@ mod tests {
     fn sums_of_region_values_give_the_minimax_winner() {
         let mut rng = StdRng::seed_from_u64(17);
         let mut split = 0;
-        for (w, h) in [(5, 4), (6, 4), (4, 5), (7, 3), (5, 5)] {
-            for multi_jump in MultiJump::ALL {
-                let variant = Variant {
-                    size: BoardSize::new(w, h).unwrap(),
-                    opening: Opening::Any,
-                    multi_jump,
-                };
-                with_position!(AnyPosition::start(variant), start => {
-                    split += values_agree_with_minimax(start, &mut rng);
-                });
-            }
+        for variant in any_opening_variants(&[(5, 4), (6, 4), (4, 5), (7, 3), (5, 5)]) {
+            with_position!(AnyPosition::start(variant), start => {
+                split += values_agree_with_minimax(start, &mut rng);
+            });
         }
         assert!(split >= 50, "too few positions in several regions: {split}");
     }
