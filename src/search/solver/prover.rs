@@ -76,7 +76,8 @@ pub(super) struct Prover<'a, B: Bitboard> {
     pub(super) team: &'a Team<'a>,
     pub(super) sym: &'a Symmetries,
     regions: Regions<B>,
-    values: Values<B>,
+    /// The regions' game values, when the configuration asks for them.
+    values: Option<Values<B>>,
     pub(super) config: SolverConfig,
     /// Positions with at most this many empty squares per hundred squares of the board
     /// are df-pn nodes (the configuration's share, or the one chosen for this root).
@@ -163,7 +164,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             team,
             sym,
             regions: Regions::new(pos.geometry()),
-            values: Values::new(pos.geometry()),
+            values: config.game_values.then(|| Values::new(pos.geometry())),
             config,
             top_percent: config
                 .proof_number_percent
@@ -354,7 +355,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             return Ok(proof);
         }
         let before = self.nodes;
-        if self.config.game_values
+        if self.values.is_some()
             && node.pos.phase() == Phase::Jumping
             && node.pos.occupied().count() <= VALUE_MAX_STONES
             && let Some(win) = self.by_game_values(node)
@@ -571,8 +572,11 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             }
         }
         let mut result = None;
-        if mixed >= 2 && small {
-            let (answer, searched) = self.values.mover_wins(
+        if mixed >= 2
+            && small
+            && let Some(values) = self.values.as_mut()
+        {
+            let (answer, searched) = values.mover_wins(
                 occupied,
                 &split,
                 i32::from(node.spares),

@@ -17,8 +17,8 @@
 //! lost by taking the other stones away.
 //!
 //! Values are remembered by their stones, so a region met again anywhere in the proof is
-//! not searched again. The work is capped per question ([`Values::value`]'s budget) and the
-//! memory per thread ([`MAX_ENTRIES`]).
+//! not searched again. The work is capped per question (the budget of
+//! [`Values::mover_wins`]) and the memory per thread ([`MAX_ENTRIES`]).
 
 use std::collections::HashMap;
 
