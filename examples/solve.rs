@@ -26,8 +26,8 @@
 //!   --regions              fold dead stones and one-sided regions (off by default)
 //!   --game-values          decide positions of several regions by adding up their
 //!                          game values (off by default)
-//!   --no-symmetry --no-mobility --no-history --no-etc --no-mobility-numbers
-//!                          switch techniques off
+//!   --no-symmetry --no-mobility --no-eval-order --no-history --no-etc
+//!   --no-mobility-numbers  switch techniques off
 //! ```
 //!
 //! Times are the process's CPU time (all solving threads; the machine is shared, so
@@ -117,6 +117,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--game-values" => o.config.game_values = true,
             "--no-mobility" => o.config.mobility_ordering = false,
             "--no-history" => o.config.history = false,
+            "--no-eval-order" => o.config.eval_ordering = false,
             "--no-etc" => o.config.etc = false,
             "--no-mobility-numbers" => o.config.mobility_numbers = false,
             "--pns" => o.config.proof_number_percent = Some(number(value()?)?),

@@ -106,6 +106,10 @@ fn techniques_never_change_a_verdict() {
             mobility_numbers: false,
             ..SolverConfig::default()
         },
+        SolverConfig {
+            eval_ordering: false,
+            ..SolverConfig::default()
+        },
         // Alpha-beta alone, and proof-number search alone.
         SolverConfig {
             proof_number_percent: Some(0),

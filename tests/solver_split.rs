@@ -187,6 +187,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The node count of a `konane-solve` verdict line.
+fn nodes_of(out: &str) -> Option<&str> {
+    out.split(" nodes ").nth(1)?.split(' ').next()
+}
+
 fn konane_solve(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_konane-solve"))
         .args(args)
@@ -223,6 +228,11 @@ fn konane_solve_splits_writes_and_merges_files() {
     let (code, whole, _) = konane_solve(&["--size", "5x5"]);
     assert_eq!(code, 0);
     assert!(whole.contains("black wins"), "{whole}");
+    // Without the ordering by the evaluation: the same verdict by another search.
+    let (code, plain, _) = konane_solve(&["--size", "5x5", "--no-eval-order"]);
+    assert_eq!(code, 0);
+    assert!(plain.contains("black wins"), "{plain}");
+    assert_ne!(nodes_of(&whole), nodes_of(&plain), "{whole} {plain}");
 
     let (code, _, err) = konane_solve(&["merge", &part(1), &part(3)]);
     assert_eq!(code, 2);

@@ -44,6 +44,7 @@
 //!   --hash MB            solver table (default 64, as the engine's SolverHash)
 //!   --regions            with the solver's region analysis (off in the engine)
 //!   --game-values        with the solver's sums of region values (off in the engine)
+//!   --no-eval-order      without the solver's ordering by the evaluation
 //! ```
 //!
 //! `scripts/gen-accuracy`, `scripts/accuracy`, `scripts/tune` and `scripts/tune-patterns` run these with the
@@ -381,6 +382,7 @@ fn run_reach(args: &[String]) -> Result<(), String> {
             "--hash" => o.hash_mb = number::<usize>(value()?)?.max(1),
             "--regions" => o.config.regions = true,
             "--game-values" => o.config.game_values = true,
+            "--no-eval-order" => o.config.eval_ordering = false,
             _ => return Err(format!("unknown argument '{arg}'")),
         }
     }

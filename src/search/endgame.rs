@@ -58,10 +58,14 @@ pub(super) fn try_solve<B: Bitboard>(
         deadline,
         ..SolveLimits::new(control.stop_flag())
     };
-    let proof = solver
-        .solve(pos, &limits, &mut |_| {})
-        .ok()
-        .filter(|proof| proof.side_to_move_wins)?;
+    // The switch keeps the order by replies: with the evaluation's order, which makes
+    // its proofs smaller, play did not pass a non-regression test (docs/solved.md,
+    // "Endgames in play").
+    let ordering = solver.eval_ordering();
+    solver.set_eval_ordering(false);
+    let proof = solver.solve(pos, &limits, &mut |_| {});
+    solver.set_eval_ordering(ordering);
+    let proof = proof.ok().filter(|proof| proof.side_to_move_wins)?;
     report(&proven_line(&proof));
     Some(proven_result(&proof))
 }
@@ -160,5 +164,7 @@ mod tests {
         );
         assert!(lost.is_none());
         assert_eq!(reported, 1, "only the win is reported");
+        // The switch's own order does not leak into `go solve`'s.
+        assert!(solver.eval_ordering());
     }
 }

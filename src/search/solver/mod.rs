@@ -8,9 +8,10 @@
 //!   another looks cheaper to prove;
 //! - everything below by a boolean alpha-beta search (`prover`): a node is won at the
 //!   first move to a lost node, lost when every move leads to a won one, with moves
-//!   that leave the opponent the fewest replies tried first (`ordering`), and the
-//!   table looked up for every child before any is searched (enhanced transposition
-//!   cutoff);
+//!   tried in the order of the engine's evaluation of where they lead high in the tree
+//!   and of the replies they leave the opponent (fewest first) lower down (`ordering`),
+//!   and the table looked up for every child before any is searched (enhanced
+//!   transposition cutoff);
 //! - both share one table of proven results (`tt`) keyed on the occupancy itself
 //!   (stones never change colour, so occupancy and side to move are the whole state),
 //!   folded by the board symmetries that preserve the rules (`symmetry`);
@@ -123,6 +124,9 @@ pub struct SolverConfig {
     pub game_values: bool,
     /// Try moves that leave the opponent the fewest replies first.
     pub mobility_ordering: bool,
+    /// High in the tree, order moves by the engine's evaluation of the position they
+    /// lead to (less a cost per reply they leave, with `mobility_ordering`).
+    pub eval_ordering: bool,
     /// Prefer moves that have won elsewhere.
     pub history: bool,
     /// Before searching a node's moves, look all its children up in the table
@@ -148,6 +152,7 @@ impl Default for SolverConfig {
             regions: false,
             game_values: false,
             mobility_ordering: true,
+            eval_ordering: true,
             history: true,
             etc: true,
             mobility_numbers: true,
@@ -353,6 +358,19 @@ impl Solver {
     pub fn set_threads(&mut self, threads: usize) {
         self.histories
             .resize_with(threads.clamp(1, MAX_THREADS), History::new);
+    }
+
+    /// Whether moves high in the tree are ordered by the evaluation
+    /// ([`SolverConfig::eval_ordering`]).
+    #[must_use]
+    pub fn eval_ordering(&self) -> bool {
+        self.config.eval_ordering
+    }
+
+    /// Switches the ordering by the evaluation for the next solves. Safe at any time:
+    /// the order of moves never changes what the table holds.
+    pub fn set_eval_ordering(&mut self, on: bool) {
+        self.config.eval_ordering = on;
     }
 
     /// How many threads a solve uses.
