@@ -14,8 +14,7 @@
 //! between a seventh and two fifths of their nodes (`docs/solved.md`, "What each
 //! technique is worth").
 
-use crate::rules::{Bitboard, Move, MoveList};
-
+use crate::rules::{Bitboard, Move, MoveList, Position};
 use crate::search::eval::evaluate;
 
 use super::SolverConfig;
@@ -26,7 +25,7 @@ use super::symmetry::Symmetries;
 /// by the evaluation (when [`SolverConfig::eval_ordering`] is on). On 20 8x8 positions
 /// at the limit of what the solver proves in a second, 37 took 15.8 s where 30 took
 /// 16.9 s and 0 (everywhere) 21.9 s.
-pub(super) const EVAL_ORDER_PERCENT: u32 = 37;
+const EVAL_ORDER_PERCENT: u32 = 37;
 
 /// What one reply left to the opponent costs a move in the evaluation's units, when
 /// moves are ordered by the evaluation: a move's key is the evaluation from the mover's
@@ -77,6 +76,13 @@ impl History {
     }
 }
 
+/// Whether the moves of `pos` are ordered by the evaluation: when the configuration
+/// asks for it and at least [`EVAL_ORDER_PERCENT`] of the board is occupied.
+fn ordered_by_evaluation<B: Bitboard>(pos: &Position<B>, config: &SolverConfig) -> bool {
+    let squares = pos.geometry().board().count();
+    config.eval_ordering && pos.occupied().count() * 100 >= EVAL_ORDER_PERCENT * squares
+}
+
 /// Scores the moves of `list` into `out`, best first. Returns a move after which the
 /// opponent cannot move at all (a win on the spot) as soon as it meets one.
 pub(super) fn order<B: Bitboard>(
@@ -91,9 +97,7 @@ pub(super) fn order<B: Bitboard>(
     let me = node.pos.side_to_move();
     let white = me == crate::rules::Color::White;
     let opponent_spare = node.opponent_has_spare();
-    let geometry = node.pos.geometry();
-    let by_evaluation = config.eval_ordering
-        && node.pos.occupied().count() * 100 >= EVAL_ORDER_PERCENT * geometry.board().count();
+    let by_evaluation = ordered_by_evaluation(&node.pos, config);
     for &mv in list {
         let next = node.child(mv, sym);
         let child = &next.pos;
@@ -142,7 +146,7 @@ pub(super) fn order<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{AnyPosition, Position};
+    use crate::rules::AnyPosition;
     use crate::search::solver::test_support::{any_opening_variants, random_position};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
@@ -186,8 +190,7 @@ mod tests {
                     if order(&node, &list, &history, &config, &sym, &mut scored).is_some() {
                         continue;
                     }
-                    let by_evaluation = eval_ordering
-                        && pos.occupied().count() * 100 >= EVAL_ORDER_PERCENT * squares;
+                    let by_evaluation = ordered_by_evaluation(&pos, &config);
                     high += usize::from(by_evaluation);
                     low += usize::from(!by_evaluation);
                     let keys: Vec<i64> = scored
