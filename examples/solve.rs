@@ -27,7 +27,8 @@
 //!   --game-values          decide positions of several regions by adding up their
 //!                          game values (off by default)
 //!   --no-symmetry --no-mobility --no-eval-order --no-history --no-etc
-//!   --no-mobility-numbers  switch techniques off
+//!   --no-mobility-numbers --no-eval-numbers
+//!                          switch techniques off
 //! ```
 //!
 //! Times are the process's CPU time (all solving threads; the machine is shared, so
@@ -120,6 +121,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--no-eval-order" => o.config.eval_ordering = false,
             "--no-etc" => o.config.etc = false,
             "--no-mobility-numbers" => o.config.mobility_numbers = false,
+            "--no-eval-numbers" => o.config.eval_numbers = false,
             "--pns" => o.config.proof_number_percent = Some(number(value()?)?),
             "--regions" => o.config.regions = true,
             "--stats" => o.stats = true,

@@ -120,6 +120,11 @@ fn techniques_never_change_a_verdict() {
             proof_number_percent: Some(100),
             ..SolverConfig::default()
         },
+        SolverConfig {
+            proof_number_percent: Some(100),
+            eval_numbers: false,
+            ..SolverConfig::default()
+        },
     ];
     for variant in every_rule(4, 5) {
         let positions = reachable(start(variant));

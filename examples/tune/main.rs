@@ -45,6 +45,7 @@
 //!   --regions            with the solver's region analysis (off in the engine)
 //!   --game-values        with the solver's sums of region values (off in the engine)
 //!   --no-eval-order      without the solver's ordering by the evaluation
+//!   --no-eval-numbers    without the solver's proof numbers scaled by the evaluation
 //! ```
 //!
 //! `scripts/gen-accuracy`, `scripts/accuracy`, `scripts/tune` and `scripts/tune-patterns` run these with the
@@ -383,6 +384,7 @@ fn run_reach(args: &[String]) -> Result<(), String> {
             "--regions" => o.config.regions = true,
             "--game-values" => o.config.game_values = true,
             "--no-eval-order" => o.config.eval_ordering = false,
+            "--no-eval-numbers" => o.config.eval_numbers = false,
             _ => return Err(format!("unknown argument '{arg}'")),
         }
     }

@@ -136,6 +136,12 @@ pub struct SolverConfig {
     /// node's mover keeps there (at least 1) rather than at 1: the more moves a child
     /// leaves the mover, the harder it is to prove that the opponent wins it.
     pub mobility_numbers: bool,
+    /// Scale a proof-number search child's first numbers by the engine's evaluation of
+    /// it, where moves are ordered by the evaluation (`eval_ordering`): a child that
+    /// looks good for the node's mover starts with a smaller disproof number and a
+    /// larger proof number, so the search tries the moves the evaluation likes first
+    /// and doubts the ones it dislikes.
+    pub eval_numbers: bool,
     /// Search the first plies of the game by proof-number search, the rest by
     /// alpha-beta: positions with at most this many empty squares per hundred squares
     /// of the board are df-pn nodes; 0 for alpha-beta alone. `None` (the default)
@@ -156,6 +162,7 @@ impl Default for SolverConfig {
             history: true,
             etc: true,
             mobility_numbers: true,
+            eval_numbers: true,
             proof_number_percent: None,
         }
     }

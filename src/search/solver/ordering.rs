@@ -43,6 +43,9 @@ pub(super) struct Scored<B: Bitboard> {
     pub replies: u32,
     /// The mover's jumps after this one.
     pub own: u32,
+    /// The evaluation of the child from the mover's side, where the node's moves are
+    /// ordered by it.
+    pub evaluation: Option<i64>,
 }
 
 /// How often each move (by side, start and landing square) has won a node.
@@ -107,9 +110,11 @@ pub(super) fn order<B: Bitboard>(
         }
         let own = child.count_jumps(me);
         let mut score = 0i64;
+        let mut evaluation = None;
         if by_evaluation {
             // The evaluation is from the opponent's side, the one to move in the child.
             let for_mover = -i64::from(evaluate(child).total);
+            evaluation = Some(for_mover);
             let reply_cost = if config.mobility_ordering {
                 REPLY_WEIGHT * replies as i64
             } else {
@@ -128,6 +133,7 @@ pub(super) fn order<B: Bitboard>(
             child: next,
             replies: replies as u32,
             own: own as u32,
+            evaluation,
         });
     }
     // Lists are short; a stable insertion sort keeps generation order among equals.
@@ -199,6 +205,10 @@ mod tests {
                         .collect();
                     assert!(keys.is_sorted_by(|a, b| a >= b), "{pos}: {keys:?}");
                     assert_eq!(scored.len(), list.len());
+                    for s in &scored {
+                        let for_mover = -i64::from(evaluate(&pos.after(s.mv)).total);
+                        assert_eq!(s.evaluation, by_evaluation.then_some(for_mover));
+                    }
                 }
             }
         }
