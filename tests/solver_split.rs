@@ -233,6 +233,11 @@ fn konane_solve_splits_writes_and_merges_files() {
     assert_eq!(code, 0);
     assert!(plain.contains("black wins"), "{plain}");
     assert_ne!(nodes_of(&whole), nodes_of(&plain), "{whole} {plain}");
+    // Without df-pn's numbers scaled by the evaluation: the same again.
+    let (code, unscaled, _) = konane_solve(&["--size", "5x5", "--no-eval-numbers"]);
+    assert_eq!(code, 0);
+    assert!(unscaled.contains("black wins"), "{unscaled}");
+    assert_ne!(nodes_of(&whole), nodes_of(&unscaled), "{whole} {unscaled}");
 
     let (code, _, err) = konane_solve(&["merge", &part(1), &part(3)]);
     assert_eq!(code, 2);

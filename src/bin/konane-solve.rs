@@ -48,7 +48,10 @@ solve options:
   --pv                  print the proven line
   --no-eval-order       order moves by the replies they leave alone, not by the
                         evaluation high in the tree (faster on 4 x n boards and whole
-                        small boards, slower on 8x8 endgames)
+                        small boards, slower on 8x8 endgames); also drops the next
+  --no-eval-numbers     start df-pn's numbers from mobility alone, not scaled by the
+                        evaluation (smaller proofs of the 7x7 opening, bigger ones of
+                        endgames and of 6x6 and 6x7)
 
 A proof prints '<position>: <colour> wins' with its nodes and time; a merge prints
 the same for the split's root, or names the shards that are missing.
@@ -135,6 +138,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
             }
             "--pv" => o.pv = true,
             "--no-eval-order" => o.config.eval_ordering = false,
+            "--no-eval-numbers" => o.config.eval_numbers = false,
             "--split" => split_plies = Some(number(value()?, 0, 64).map_err(|e| bad(&e))?),
             "--shard" => shard = Some(parse_shard(value()?).map_err(|e| bad(&e))?),
             "--out" => out = Some(value()?.clone()),

@@ -5,7 +5,8 @@
 //!
 //! - the first plies of the game (positions with few empty squares) by depth-first
 //!   proof-number search (`dfpn`), which never sinks its effort into one move while
-//!   another looks cheaper to prove;
+//!   another looks cheaper to prove, its first guesses of the cost taken from the
+//!   mobility and the engine's evaluation of each child;
 //! - everything below by a boolean alpha-beta search (`prover`): a node is won at the
 //!   first move to a lost node, lost when every move leads to a won one, with moves
 //!   tried in the order of the engine's evaluation of where they lead high in the tree
