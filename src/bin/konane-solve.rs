@@ -48,7 +48,8 @@ solve options:
   --pv                  print the proven line
   --no-eval-order       order moves by the replies they leave alone, not by the
                         evaluation high in the tree (faster on 4 x n boards and whole
-                        small boards, slower on 8x8 endgames); also drops the next
+                        small boards, slower on 8x8 endgames), and with it the
+                        scaling below
   --no-eval-numbers     start df-pn's numbers from mobility alone, not scaled by the
                         evaluation (smaller proofs of the 7x7 opening, bigger ones of
                         endgames and of 6x6 and 6x7)

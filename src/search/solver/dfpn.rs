@@ -72,9 +72,10 @@ pub(super) fn automatic_percent(estimated_nodes: f64) -> u32 {
 /// How far the evaluation moves a child's first numbers: a child the evaluation puts
 /// this many units better for the node's mover starts with half the disproof number
 /// and twice the proof number (a quarter and four times for twice as many units, and
-/// so on up to [`MAX_EVAL_DOUBLINGS`]). Of 256, 512, 1024 and 2048, 1024 was the one
-/// that made no proof measured much bigger (`docs/solved.md`, "What each technique
-/// is worth").
+/// so on up to [`MAX_EVAL_DOUBLINGS`]). Of 256, 512, 1024 and 2048, 1024 costs the 7x7
+/// opening after d4 least (14% more nodes, against 61% and 128% for 512 and 256, which
+/// do better on small proofs); 2048 did worse than 1024 on every other proof measured
+/// (`docs/solved.md`, "What each technique is worth").
 const EVAL_DOUBLING: f64 = 1024.0;
 
 /// The most the evaluation halves or doubles a child's first numbers, in powers of 2.

@@ -157,13 +157,17 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
+    /// The evaluation of the position after `mv` from the mover's side.
+    fn for_mover(pos: &Position<u64>, mv: Move<u64>) -> i64 {
+        -i64::from(evaluate(&pos.after(mv)).total)
+    }
+
     /// The key each move should be ordered by: the evaluation from the mover's side
     /// less the reply cost, or minus the replies alone, before the history.
     fn expected_key(pos: &Position<u64>, mv: Move<u64>, by_evaluation: bool) -> i64 {
-        let child = pos.after(mv);
-        let replies = child.count_moves() as i64;
+        let replies = pos.after(mv).count_moves() as i64;
         if by_evaluation {
-            -i64::from(evaluate(&child).total) - REPLY_WEIGHT * replies
+            for_mover(pos, mv) - REPLY_WEIGHT * replies
         } else {
             -replies
         }
@@ -206,8 +210,8 @@ mod tests {
                     assert!(keys.is_sorted_by(|a, b| a >= b), "{pos}: {keys:?}");
                     assert_eq!(scored.len(), list.len());
                     for s in &scored {
-                        let for_mover = -i64::from(evaluate(&pos.after(s.mv)).total);
-                        assert_eq!(s.evaluation, by_evaluation.then_some(for_mover));
+                        let expected = by_evaluation.then(|| for_mover(&pos, s.mv));
+                        assert_eq!(s.evaluation, expected);
                     }
                 }
             }
