@@ -41,7 +41,9 @@ pub(super) struct Symmetries {
     swaps_colour: [bool; MAX_SYMMETRIES],
     image: [[u8; 256]; MAX_SYMMETRIES],
     inverse: [[u8; 256]; MAX_SYMMETRIES],
-    values: [[u64; 256]; MAX_SYMMETRIES],
+    /// Per square, its key value under each symmetry (zero for the ones not in use):
+    /// one square's values fill one cache line, and a move updates all keys at once.
+    values: [[u64; MAX_SYMMETRIES]; 256],
 }
 
 impl Symmetries {
@@ -75,7 +77,7 @@ impl Symmetries {
             swaps_colour: [false; MAX_SYMMETRIES],
             image: [[0; 256]; MAX_SYMMETRIES],
             inverse: [[0; 256]; MAX_SYMMETRIES],
-            values: [[0; 256]; MAX_SYMMETRIES],
+            values: [[0; MAX_SYMMETRIES]; 256],
         };
         for (s, map) in maps.iter().enumerate() {
             let first_swaps = geo.colour_of(0) != {
@@ -93,7 +95,7 @@ impl Symmetries {
                 );
                 table.image[s][sq] = to as u8;
                 table.inverse[s][to] = sq as u8;
-                table.values[s][sq] = if exact { 1u64 << to } else { random[to] };
+                table.values[sq][s] = if exact { 1u64 << to } else { random[to] };
             }
         }
         table
@@ -138,8 +140,8 @@ impl Symmetries {
     #[inline(always)]
     pub(super) fn toggle<B: Bitboard>(&self, keys: &mut [u64; MAX_SYMMETRIES], toggled: B) {
         for sq in toggled.squares() {
-            for (key, values) in keys.iter_mut().zip(&self.values).take(self.count) {
-                *key ^= values[sq];
+            for (key, value) in keys.iter_mut().zip(&self.values[sq]) {
+                *key ^= value;
             }
         }
     }
