@@ -119,12 +119,8 @@ struct Child<B: Bitboard> {
     node: Node<B>,
     key: Key,
     sym: usize,
-    replies: u32,
-    /// The jumps the node's mover keeps in the child.
-    own: u32,
-    /// The evaluation of the child from the node's mover's side, where the node's
-    /// moves are ordered by it.
-    evaluation: Option<i64>,
+    /// The proof and disproof numbers the child starts with ([`first_numbers`]).
+    first: (u64, u64),
     leaf: bool,
     /// The child's proof, once there is one.
     proof: Option<Proof>,
@@ -196,15 +192,11 @@ impl<B: Bitboard> Prover<'_, B> {
                 dn,
                 proof: None,
             },
-            None => {
-                let (pn, dn) =
-                    first_numbers(child.own, child.replies, child.evaluation, &self.config);
-                Numbers {
-                    pn,
-                    dn,
-                    proof: None,
-                }
-            }
+            None => Numbers {
+                pn: child.first.0,
+                dn: child.first.1,
+                proof: None,
+            },
         }
     }
 
@@ -230,7 +222,7 @@ impl<B: Bitboard> Prover<'_, B> {
         if list.overflowed() {
             return Err(self.too_many_moves());
         }
-        let mut scored = Vec::new();
+        let mut scored = self.take_scored(ply);
         let quick = order(
             node,
             &list,
@@ -240,33 +232,32 @@ impl<B: Bitboard> Prover<'_, B> {
             &mut scored,
         );
         if list.is_empty() || quick.is_some() {
+            self.put_scored(ply, scored);
             let win = quick.is_some();
             let hint = quick.map(|m| Node::<B>::hint_of(m, s, self.sym));
             let plies = u8::from(win);
             self.table.store(key, Stored { win, plies, hint }, 1);
             return Ok(with_proof(Proof { win, plies }));
         }
-        let keys: Vec<(Key, usize)> = scored.iter().map(|c| c.child.key(self.sym)).collect();
-        for &(key, _) in &keys {
-            self.table.prefetch(key);
-            self.top.prefetch(key);
-        }
         let mut children: Vec<Child<B>> = scored
             .iter()
-            .zip(keys)
-            .map(|(c, (key, sym))| Child {
-                mv: c.mv,
-                node: c.child,
-                key,
-                sym,
-                replies: c.replies,
-                own: c.own,
-                evaluation: c.evaluation,
-                leaf: self.below_top(&c.child),
-                proof: None,
-                last: None,
+            .map(|c| {
+                let (key, sym) = c.child.key(self.sym);
+                self.table.prefetch(key);
+                self.top.prefetch(key);
+                Child {
+                    mv: c.mv,
+                    node: c.child,
+                    key,
+                    sym,
+                    first: first_numbers(c.own, c.replies, c.evaluation, &self.config),
+                    leaf: self.below_top(&c.child),
+                    proof: None,
+                    last: None,
+                }
             })
             .collect();
+        self.put_scored(ply, scored);
         loop {
             // The child with the least disproof number, and the one that looks least
             // to this thread when every other thread working in a child multiplies its

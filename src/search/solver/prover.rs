@@ -386,25 +386,23 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             self.table.store(key, stored, self.nodes - before);
             return Ok(proof);
         }
-        while self.lists.len() <= ply {
-            self.lists.push(MoveList::new());
-            self.scored.push(Vec::new());
-        }
+        let mut moves = self.take_scored(ply);
         let mut list = take(&mut self.lists[ply]);
         node.pos.generate(&mut list);
         if list.overflowed() {
             self.lists[ply] = list;
+            self.scored[ply] = moves;
             return Err(self.too_many_moves());
         }
         let spare = node.mover_has_spare();
         if list.is_empty() && !spare {
             self.lists[ply] = list;
+            self.scored[ply] = moves;
             return Ok(Proof {
                 win: false,
                 plies: 0,
             });
         }
-        let mut moves = take(&mut self.scored[ply]);
         let quick = order(
             node,
             &list,
@@ -436,6 +434,22 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         };
         self.table.store(key, stored, self.nodes - before);
         Ok(proof)
+    }
+
+    /// The buffer for the ordered moves of a node at `ply` (and the move list beside
+    /// it ready), taken out of the prover until the caller puts it back
+    /// ([`put_scored`](Self::put_scored)): the buffers are reused from node to node.
+    pub(super) fn take_scored(&mut self, ply: usize) -> Vec<Scored<B>> {
+        while self.lists.len() <= ply {
+            self.lists.push(MoveList::new());
+            self.scored.push(Vec::new());
+        }
+        take(&mut self.scored[ply])
+    }
+
+    /// Gives back the buffer [`take_scored`](Self::take_scored) took for `ply`.
+    pub(super) fn put_scored(&mut self, ply: usize, buffer: Vec<Scored<B>>) {
+        self.scored[ply] = buffer;
     }
 
     /// Searches the children of `node` in order: the board moves, then the spare move.
