@@ -104,16 +104,19 @@ pub(super) fn order<B: Bitboard>(
     for &mv in list {
         let next = node.child(mv, sym);
         let child = &next.pos;
-        let replies = child.count_moves();
+        // The evaluation counts both sides' moves on its way (from the opponent's
+        // side, the one to move in the child), so where it is computed its counts
+        // are taken rather than counted again.
+        let evaluated = by_evaluation.then(|| evaluate(child));
+        let replies = evaluated.map_or_else(|| child.count_moves(), |e| e.own_moves);
         if replies == 0 && !opponent_spare {
             return Some(mv);
         }
-        let own = child.count_jumps(me);
+        let own = evaluated.map_or_else(|| child.count_jumps(me), |e| e.their_moves);
         let mut score = 0i64;
         let mut evaluation = None;
-        if by_evaluation {
-            // The evaluation is from the opponent's side, the one to move in the child.
-            let for_mover = -i64::from(evaluate(child).total);
+        if let Some(evaluated) = evaluated {
+            let for_mover = -i64::from(evaluated.total);
             evaluation = Some(for_mover);
             let reply_cost = if config.mobility_ordering {
                 REPLY_WEIGHT * replies as i64
