@@ -22,10 +22,13 @@ use super::node::Node;
 use super::symmetry::Symmetries;
 
 /// Nodes with at least this share of the board occupied, in percent, order their moves
-/// by the evaluation (when [`SolverConfig::eval_ordering`] is on). On 20 8x8 positions
-/// at the limit of what the solver proves in a second, 37 took 15.8 s where 30 took
-/// 16.9 s and 0 (everywhere) 21.9 s.
-const EVAL_ORDER_PERCENT: u32 = 37;
+/// by the evaluation (when [`SolverConfig::eval_ordering`] is on). Lower, more of the
+/// proof is ordered well but each ordered node evaluates every child: from 30 rather
+/// than 37, 8x8 endgames of 33 to 38 stones take 15-20% fewer nodes in the same time
+/// or 6% less, 7x7 endgames of 34 stones 10% fewer in 7% more time, the 7x7 opening
+/// after d4 2% fewer; from 25, 8x8 endgames take 21% fewer nodes but 15% more time
+/// (`docs/solved.md`, "What each technique is worth").
+const EVAL_ORDER_PERCENT: u32 = 30;
 
 /// What one reply left to the opponent costs a move in the evaluation's units, when
 /// moves are ordered by the evaluation: a move's key is the evaluation from the mover's
