@@ -391,13 +391,13 @@ impl<'a, B: Bitboard> Prover<'a, B> {
         node.pos.generate(&mut list);
         if list.overflowed() {
             self.lists[ply] = list;
-            self.scored[ply] = moves;
+            self.put_scored(ply, moves);
             return Err(self.too_many_moves());
         }
         let spare = node.mover_has_spare();
         if list.is_empty() && !spare {
             self.lists[ply] = list;
-            self.scored[ply] = moves;
+            self.put_scored(ply, moves);
             return Ok(Proof {
                 win: false,
                 plies: 0,
@@ -425,7 +425,7 @@ impl<'a, B: Bitboard> Prover<'a, B> {
             }
             None => self.search_moves(node, &mut moves, spare, s, ply),
         };
-        self.scored[ply] = moves;
+        self.put_scored(ply, moves);
         let (proof, hint) = result?;
         let stored = Stored {
             win: proof.win,
