@@ -176,6 +176,7 @@ fn a_shard_outside_the_split_is_refused() {
             &mut |_| {},
         );
         assert_eq!(result.err(), Some(SplitError::BadShard { index, count }));
+        assert_eq!(Shard { index, count }.range(10), 0..0);
     }
 }
 
@@ -251,6 +252,65 @@ fn konane_solve_splits_writes_and_merges_files() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+#[test]
+fn konane_solve_lists_the_frontier_and_each_shards_share() {
+    let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let expected: Vec<String> = split::frontier(&root, 2)
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(index, pos)| format!("{index} {pos}"))
+        .collect();
+    let (code, out, err) = konane_solve(&["--size", "5x5", "--split", "2", "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+    // Each shard lists the run it proves or skips, and the runs tile the frontier.
+    let dir = scratch("list");
+    let mut tiled = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let split = ["--size", "5x5", "--split", "2", "--shard", &shard];
+        let (code, listed, err) = konane_solve(&[&split[..], &["--list"]].concat());
+        assert_eq!(code, 0, "{err}");
+        let file = dir.join(format!("part{i}.json")).display().to_string();
+        let (code, _, err) = konane_solve(&[&split[..], &["--out", &file]].concat());
+        assert_eq!(code, 0, "{err}");
+        let part: Part =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("a part");
+        let mut covered: Vec<usize> = part.results.iter().map(|r| r.index).collect();
+        covered.extend(&part.skipped);
+        covered.sort_unstable();
+        let shown: Vec<usize> = listed
+            .lines()
+            .map(|line| line.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(shown, covered, "shard {shard}");
+        tiled.extend(listed.lines().map(String::from));
+    }
+    assert_eq!(tiled, expected);
+}
+
+#[test]
+fn konane_solve_fails_cleanly_when_nobody_reads_its_output() {
+    // Standard output and error both a pipe whose reader is gone (`konane-solve ...
+    // 2>&1 | head -0`): a usage failure (status 2), never a panic (101).
+    for args in [
+        &["--size", "5x5", "--split", "2", "--list"][..],
+        &["--size", "4x4"][..],
+        &["--help"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let status = Command::new(env!("CARGO_BIN_EXE_konane-solve"))
+            .args(args)
+            .stdout(writer.try_clone().expect("a second writer"))
+            .stderr(writer)
+            .status()
+            .expect("konane-solve runs");
+        assert_eq!(status.code(), Some(2), "{args:?}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn konane_solve_never_writes_through_a_planted_link() {
@@ -284,6 +344,8 @@ fn konane_solve_refuses_bad_arguments_with_status_2() {
             "--size", "5x5", "--split", "2", "--shard", "4/3", "--out", "x",
         ][..],
         &["--size", "5x5", "--split", "2"][..],
+        &["--size", "5x5", "--list"][..],
+        &["--size", "5x5", "--split", "2", "--list", "--out", "x"][..],
         &["--threads", "0"][..],
         &["--hash", "99999999"][..],
         &["--bogus"][..],

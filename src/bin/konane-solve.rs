@@ -5,6 +5,7 @@
 //! konane-solve [position options] [solve options]             prove one position
 //! konane-solve [options] --split P --shard I/N --out FILE     prove shard I of N of the
 //!                                                             positions P plies below
+//! konane-solve [options] --split P [--shard I/N] --list       list those positions
 //! konane-solve merge FILE...                                  combine the shards' files
 //! ```
 //!
@@ -31,6 +32,8 @@ usage:
                                                         (one of each set of mirror images),
                                                         skipping those its own results
                                                         make irrelevant
+  konane-solve [options] --split P [--shard I/N] --list list those positions (of shard I),
+                                                        one per line: index, position
   konane-solve merge FILE...                            combine the shards' files
 
 position options:
@@ -76,7 +79,19 @@ struct Options {
     pv: bool,
     /// The solver's switches.
     config: SolverConfig,
-    split: Option<(u32, Shard, String)>,
+    split: Option<SplitJob>,
+}
+
+/// What to do with the positions `--split` names.
+enum SplitJob {
+    /// Prove shard `shard` of the positions `plies` below the root, write its part to `out`.
+    Prove {
+        plies: u32,
+        shard: Shard,
+        out: String,
+    },
+    /// Print those positions (of `shard` only, if given) instead.
+    List { plies: u32, shard: Option<Shard> },
 }
 
 /// Why the program stops early.
@@ -107,7 +122,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
         config: SolverConfig::default(),
         split: None,
     };
-    let (mut split_plies, mut shard, mut out) = (None, None, None);
+    let (mut split_plies, mut shard, mut out, mut list) = (None, None, None, false);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -143,13 +158,16 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
             "--split" => split_plies = Some(number(value()?, 0, 64).map_err(|e| bad(&e))?),
             "--shard" => shard = Some(parse_shard(value()?).map_err(|e| bad(&e))?),
             "--out" => out = Some(value()?.clone()),
+            "--list" => list = true,
             "--help" | "-h" => return Err(usage(USAGE)),
             _ => return Err(usage(format!("unknown argument '{arg}' (see --help)"))),
         }
     }
-    o.split = match (split_plies, shard, out) {
-        (Some(plies), Some(shard), Some(out)) => Some((plies, shard, out)),
-        (None, None, None) => None,
+    o.split = match (split_plies, shard, out, list) {
+        (Some(plies), Some(shard), Some(out), false) => Some(SplitJob::Prove { plies, shard, out }),
+        (Some(plies), shard, None, true) => Some(SplitJob::List { plies, shard }),
+        (None, None, None, false) => None,
+        (.., true) => return Err(usage("--list needs --split, and takes no --out")),
         _ => return Err(usage("--split, --shard and --out go together")),
     };
     Ok(o)
@@ -208,12 +226,18 @@ fn new_solver(o: &Options) -> Solver {
 }
 
 fn report_progress(p: &SolveProgress) {
-    eprintln!(
+    warn(&format!(
         "  ... {} nodes, {:.0}s, table {}‰",
         p.nodes,
         p.elapsed.as_secs_f64(),
         p.table_permille
-    );
+    ));
+}
+
+/// Writes `text` and a newline to standard error, if it can: a closed error output
+/// (`2>&1 | head`) must not stop a proof.
+fn warn(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 /// "black" or "white": who wins when `side` is to move and `side_to_move_wins` says.
@@ -254,8 +278,7 @@ fn prove_one(o: &Options) -> Result<(), Failure> {
     if o.pv {
         text.push_str(&format!(" pv {}", line.pv.join(" ")));
     }
-    println!("{text}");
-    Ok(())
+    print(&text)
 }
 
 fn prove_shard(o: &Options, plies: u32, shard: Shard, out: &str) -> Result<(), Failure> {
@@ -275,7 +298,7 @@ fn prove_shard(o: &Options, plies: u32, shard: Shard, out: &str) -> Result<(), F
     .map_err(|e| Failure::Unproven(format!("shard {}/{}: {e}", shard.index, shard.count)))?;
     let json = serde_json::to_vec_pretty(&part).map_err(|e| usage(e.to_string()))?;
     write_safely(Path::new(out), &json).map_err(usage)?;
-    println!(
+    print(&format!(
         "shard {}/{}: {} of {} frontier positions proven, {} skipped, {} nodes, {:.3}s, written to {out}",
         shard.index,
         shard.count,
@@ -284,8 +307,22 @@ fn prove_shard(o: &Options, plies: u32, shard: Shard, out: &str) -> Result<(), F
         part.skipped.len(),
         part.nodes,
         part.seconds
-    );
-    Ok(())
+    ))
+}
+
+/// Prints the frontier `plies` below the root (only `shard`'s share, if given), one
+/// position per line after its frontier index.
+fn list_frontier(o: &Options, plies: u32, shard: Option<Shard>) -> Result<(), Failure> {
+    let root = setup(o)?;
+    let positions = split::frontier(&root, plies).map_err(|e| usage(e.to_string()))?;
+    let indices = shard.map_or(0..positions.len(), |s| s.range(positions.len()));
+    let lines: Vec<String> = indices
+        .map(|index| format!("{index} {}", positions[index]))
+        .collect();
+    if lines.is_empty() {
+        return Ok(());
+    }
+    print(&lines.join("\n"))
 }
 
 fn merge(files: &[String]) -> Result<(), Failure> {
@@ -296,7 +333,7 @@ fn merge(files: &[String]) -> Result<(), Failure> {
         .map_err(usage)?;
     let merged = split::merge(&parts).map_err(|e| usage(e.to_string()))?;
     let root = merged.root;
-    println!(
+    print(&format!(
         "{} {root}: {} wins, {} plies, {} nodes in {} parts over {} frontier positions, pv {}",
         root.variant(),
         winner(root.side_to_move(), merged.side_to_move_wins),
@@ -305,8 +342,16 @@ fn merge(files: &[String]) -> Result<(), Failure> {
         parts.len(),
         merged.frontier,
         merged.pv.join(" ")
-    );
-    Ok(())
+    ))
+}
+
+/// Writes `text` and a newline to standard output; a closed or failing output is an
+/// error, not a panic.
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| usage(format!("standard output: {e}")))
 }
 
 /// Reads one part file, at most [`MAX_PART_BYTES`] of it.
@@ -377,22 +422,23 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("merge") => merge(&args[1..]),
         _ => parse(&args).and_then(|o| match &o.split {
-            Some((plies, shard, out)) => prove_shard(&o, *plies, *shard, out),
+            Some(SplitJob::Prove { plies, shard, out }) => prove_shard(&o, *plies, *shard, out),
+            Some(SplitJob::List { plies, shard }) => list_frontier(&o, *plies, *shard),
             None => prove_one(&o),
         }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Usage(message)) if message == USAGE => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
+        Err(Failure::Usage(message)) if message == USAGE => match print(USAGE) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(2),
+        },
         Err(Failure::Usage(message)) => {
-            eprintln!("konane-solve: {message}");
+            warn(&format!("konane-solve: {message}"));
             ExitCode::from(2)
         }
         Err(Failure::Unproven(message)) => {
-            eprintln!("konane-solve: no proof: {message}");
+            warn(&format!("konane-solve: no proof: {message}"));
             ExitCode::from(1)
         }
     }

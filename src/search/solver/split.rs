@@ -22,6 +22,7 @@
 //! a job misses because the deciding result is in another shard.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -193,12 +194,17 @@ fn children_by_estimate(pos: &AnyPosition) -> Vec<AnyPosition> {
     children.into_iter().map(|(_, child)| child).collect()
 }
 
-/// The frontier indices of shard `index` (1-based) of `count` over a frontier of `len`
-/// positions: the `index`-th of `count` runs of consecutive positions, as equal in
-/// length as they can be.
-fn block(index: u32, count: u32, len: usize) -> std::ops::Range<usize> {
-    let at = |i: u32| (i as usize * len) / count as usize;
-    at(index - 1)..at(index)
+impl Shard {
+    /// The frontier indices this shard takes of a frontier of `len` positions: the
+    /// `index`-th of `count` runs of consecutive positions, as equal in length as they
+    /// can be (none for a shard outside `1..=count`).
+    pub fn range(self, len: usize) -> Range<usize> {
+        if self.index == 0 || self.index > self.count {
+            return 0..0;
+        }
+        let at = |i: u32| (i as usize * len) / self.count as usize;
+        at(self.index - 1)..at(self.index)
+    }
 }
 
 /// Proves shard `shard` of the frontier `plies` below `root` with `solver`, one
@@ -226,7 +232,7 @@ pub fn solve_shard(
     let mut nodes = 0;
     // What the results so far leave undecided; recomputed after each new result.
     let mut needed: Option<HashSet<String>> = None;
-    for index in block(shard.index, shard.count, positions.len()) {
+    for index in shard.range(positions.len()) {
         let pos = &positions[index];
         let undecided = needed.get_or_insert_with(|| {
             let known = known_results(&fold, &positions, &results);
@@ -341,7 +347,11 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
                 positions.len()
             )));
         }
-        let expected = block(part.shard, part.shards, positions.len());
+        let expected = Shard {
+            index: part.shard,
+            count: part.shards,
+        }
+        .range(positions.len());
         let mut listed: Vec<usize> = part.results.iter().map(|r| r.index).collect();
         listed.extend(&part.skipped);
         listed.sort_unstable();
