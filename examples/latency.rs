@@ -21,6 +21,9 @@
 //! includes the pipes and this program's own wake-up (its reading thread is the
 //! referee's, which asks for prompt wake-ups as the engine's threads do).
 
+// A developer's tool run by hand: its output is written with the printing macros.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::thread;

@@ -34,6 +34,9 @@
 //! Times are the process's CPU time (all solving threads; the machine is shared, so
 //! wall time says little) and wall time; node counts are exact and repeatable.
 
+// A developer's tool run by hand: its output is written with the printing macros.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

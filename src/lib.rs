@@ -12,6 +12,7 @@
 
 pub mod bench;
 pub mod client;
+pub mod console;
 pub mod dialect;
 pub mod engine;
 pub mod gui;

@@ -3,9 +3,9 @@
 //! `konane bench perft`) and exits. An argument that does not start with a command word
 //! continues the line before it.
 
-use std::io::Write;
 use std::process::ExitCode;
 
+use konane::console;
 use konane::protocol::{READ_AHEAD, Session, argument_lines, script_lines, spawn_reader};
 
 /// Exit status when an argument line was refused (or output could not be written).
@@ -49,7 +49,9 @@ fn main() -> ExitCode {
             return print(concat!("konane ", env!("CARGO_PKG_VERSION"), "\n"));
         }
         Some(flag) if flag.starts_with("--") => {
-            eprintln!("konane: unknown option '{flag}'; try konane --help");
+            console::warn(format!(
+                "konane: unknown option '{flag}'; try konane --help"
+            ));
             return ExitCode::from(USAGE);
         }
         _ => {}
@@ -57,14 +59,14 @@ fn main() -> ExitCode {
     let session = match Session::new(std::io::stdout()) {
         Ok(session) => session,
         Err(e) => {
-            eprintln!("konane: cannot start the searcher: {e}");
+            console::warn(format!("konane: cannot start the searcher: {e}"));
             return ExitCode::from(REFUSED);
         }
     };
     let outcome = if args.is_empty() {
         let (commands, input) = crossbeam_channel::bounded(READ_AHEAD);
         if let Err(e) = spawn_reader(std::io::stdin(), commands) {
-            eprintln!("konane: cannot start the input reader: {e}");
+            console::warn(format!("konane: cannot start the input reader: {e}"));
             return ExitCode::from(REFUSED);
         }
         session.run(input).map(|()| true)
@@ -78,15 +80,14 @@ fn main() -> ExitCode {
         // The reader of our output went away: nobody is listening any more.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("konane: writing output: {e}");
+            console::warn(format!("konane: writing output: {e}"));
             ExitCode::from(REFUSED)
         }
     }
 }
 
 fn print(text: &str) -> ExitCode {
-    let mut out = std::io::stdout();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match console::print(text) {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::from(REFUSED),
     }

@@ -19,6 +19,9 @@
 //! `KONANE_RANDOM_GAMES=N` plays N games per board size and rule set instead of the
 //! default (for a longer soak).
 
+// Test reports (seeds, measurements) go to the test harness's output.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

@@ -8,6 +8,9 @@
 //! `KONANE_FUZZ_LINES=200000 cargo test --release --test protocol_fuzz -- --ignored`
 //! runs as many as asked, with a seed per run (`KONANE_FUZZ_SEED`) it prints.
 
+// Test reports (seeds, measurements) go to the test harness's output.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod engine_driver;
 
 use std::time::Duration;

@@ -6,6 +6,8 @@
 //! of commit 87e0942 lost 165 of 200 such games on a machine loaded to 25-44), and
 //! `KONANE_OVERLOAD_GAMES` for the games of each run (default 100).
 
+// Test reports (seeds, measurements) go to the test harness's output.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -51,6 +51,9 @@
 //! `scripts/gen-accuracy`, `scripts/accuracy`, `scripts/tune` and `scripts/tune-patterns` run these with the
 //! settings the checked-in sets and weights were made with.
 
+// A developer's tool run by hand: its output is written with the printing macros.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod accuracy;
 mod data;
 mod fit;

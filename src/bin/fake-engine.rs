@@ -170,7 +170,7 @@ fn main() -> ExitCode {
     let o = match parse_options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("fake-engine: {e}");
+            konane::console::warn(format!("fake-engine: {e}"));
             return ExitCode::from(2);
         }
     };

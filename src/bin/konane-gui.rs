@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use konane::console;
 use konane::gui::cli::{self, CliError};
 use konane::gui::server;
 
@@ -15,11 +16,13 @@ fn main() -> ExitCode {
     let config = match cli::parse(&args, &bundled) {
         Ok(config) => config,
         Err(CliError::Help) => {
-            print!("{}", cli::USAGE);
-            return ExitCode::SUCCESS;
+            return match console::print(cli::USAGE) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(2),
+            };
         }
         Err(e) => {
-            eprintln!("konane-gui: {e}");
+            console::warn(format!("konane-gui: {e}"));
             return ExitCode::from(2);
         }
     };
@@ -30,14 +33,14 @@ fn main() -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("konane-gui: cannot start: {e}");
+            console::warn(format!("konane-gui: cannot start: {e}"));
             return ExitCode::FAILURE;
         }
     };
     match runtime.block_on(server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("konane-gui: {e:#}");
+            console::warn(format!("konane-gui: {e:#}"));
             ExitCode::FAILURE
         }
     }

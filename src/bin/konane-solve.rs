@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use konane::console;
 use konane::rules::{AnyPosition, BoardSize, Color, Variant};
 use konane::search::solver::split::{self, Part, Shard};
 use konane::search::solver::{SolveLimits, SolveProgress, Solver, SolverConfig};
@@ -226,18 +227,12 @@ fn new_solver(o: &Options) -> Solver {
 }
 
 fn report_progress(p: &SolveProgress) {
-    warn(&format!(
+    console::warn(format!(
         "  ... {} nodes, {:.0}s, table {}‰",
         p.nodes,
         p.elapsed.as_secs_f64(),
         p.table_permille
     ));
-}
-
-/// Writes `text` and a newline to standard error, if it can: a closed error output
-/// (`2>&1 | head`) must not stop a proof.
-fn warn(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 /// "black" or "white": who wins when `side` is to move and `side_to_move_wins` says.
@@ -346,12 +341,9 @@ fn merge(files: &[String]) -> Result<(), Failure> {
 }
 
 /// Writes `text` and a newline to standard output; a closed or failing output is an
-/// error, not a panic.
+/// error (status 2), not a panic.
 fn print(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")
-        .and_then(|()| out.flush())
-        .map_err(|e| usage(format!("standard output: {e}")))
+    console::print(&format!("{text}\n")).map_err(|e| usage(format!("standard output: {e}")))
 }
 
 /// Reads one part file, at most [`MAX_PART_BYTES`] of it.
@@ -434,11 +426,11 @@ fn main() -> ExitCode {
             Err(_) => ExitCode::from(2),
         },
         Err(Failure::Usage(message)) => {
-            warn(&format!("konane-solve: {message}"));
+            console::warn(format!("konane-solve: {message}"));
             ExitCode::from(2)
         }
         Err(Failure::Unproven(message)) => {
-            warn(&format!("konane-solve: no proof: {message}"));
+            console::warn(format!("konane-solve: no proof: {message}"));
             ExitCode::from(1)
         }
     }

@@ -4,8 +4,8 @@ use std::io;
 use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
-use konane::client;
 use konane::referee::{self, Invocation, Stop};
+use konane::{client, console};
 
 /// The exit status after Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: u8 = 130;
@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         Err(_) if referee::interrupt_raised() => ExitCode::from(INTERRUPTED),
         Err(e) => {
             // `{e}` and not the chain: every message already says what the system said.
-            eprintln!("referee: {e}");
+            console::warn(format!("referee: {e}"));
             ExitCode::from(2)
         }
     }
@@ -41,12 +41,12 @@ fn arguments() -> Result<Vec<String>> {
 fn run() -> Result<ExitCode> {
     let args = arguments()?;
     if args.is_empty() {
-        print!("{}", referee::USAGE);
+        console::print(referee::USAGE)?;
         return Ok(ExitCode::from(2));
     }
     let mut out = io::stdout().lock();
     match referee::parse_command_line(&args)? {
-        Invocation::Help => print!("{}", referee::USAGE),
+        Invocation::Help => console::print(referee::USAGE)?,
         Invocation::Merge(config) => {
             referee::merge(&config, &mut out)?;
         }

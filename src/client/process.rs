@@ -23,6 +23,7 @@ use thiserror::Error;
 
 use super::reaper;
 use super::text::clean;
+use crate::console;
 
 /// How often waits look at the stop flag and at whether the engine has exited.
 const POLL: Duration = Duration::from_millis(50);
@@ -198,7 +199,7 @@ impl EngineProcess {
     pub fn send(&mut self, line: &str) -> io::Result<()> {
         self.counts_at_send = self.counts.now();
         if self.debug {
-            eprintln!("{} < {line}", self.label);
+            console::warn(format!("{} < {line}", self.label));
         }
         self.stdin.write_all(line.as_bytes())?;
         self.stdin.write_all(b"\n")?;
@@ -372,15 +373,15 @@ impl Reader {
         let at = Instant::now();
         let text = clean(String::from_utf8_lossy(bytes).trim_end()).into_owned();
         if self.debug {
-            eprintln!("{} > {text}", self.label);
+            console::warn(format!("{} > {text}", self.label));
         }
         if cut && !self.warned {
             self.warned = true;
-            eprintln!(
+            console::warn(format!(
                 "warning: engine '{}' wrote a line longer than {} KiB; the rest of it was dropped",
                 self.label,
                 MAX_LINE_BYTES / 1024
-            );
+            ));
         }
         self.sender.send(Line { text, at }).is_ok()
     }

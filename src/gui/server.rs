@@ -21,6 +21,7 @@ use super::info::StrengthControl;
 use super::intent::MAX_MESSAGE;
 use super::live::{self, LiveEngine, Report};
 use super::session::{EngineInfo, Session};
+use crate::console;
 use crate::rules::Variant;
 
 /// Pages that may be open at once (each may run three engine processes).
@@ -241,10 +242,10 @@ async fn run_session(
 /// Runs the server until Ctrl-C, SIGTERM or SIGHUP, then ends every engine.
 pub async fn run(config: GuiConfig) -> anyhow::Result<()> {
     if !is_loopback(&config.host) {
-        eprintln!(
+        console::warn(format!(
             "warning: listening on {}: other machines can open this page and run the engines on this computer",
             config.host
-        );
+        ));
     }
     let host = config.host.trim_start_matches('[').trim_end_matches(']');
     let listener = tokio::net::TcpListener::bind((host, config.port))
@@ -261,7 +262,7 @@ pub async fn run(config: GuiConfig) -> anyhow::Result<()> {
     let engines: Arc<[EngineInfo]> = probe(&config.engines).await.into();
     for e in engines.iter() {
         if let Some(problem) = &e.problem {
-            eprintln!("warning: engine '{}': {problem}", e.choice.name);
+            console::warn(format!("warning: engine '{}': {problem}", e.choice.name));
         }
     }
     let named_host = host
@@ -279,7 +280,7 @@ pub async fn run(config: GuiConfig) -> anyhow::Result<()> {
         SocketAddr::V4(a) if host.parse::<std::net::IpAddr>().is_ok() => a.ip().to_string(),
         _ => host.to_string(),
     };
-    println!("Open http://{shown}:{}/", address.port());
+    console::print(&format!("Open http://{shown}:{}/\n", address.port()))?;
     let app = router(state);
     tokio::select! {
         served = axum::serve(listener, app) => served?,
