@@ -10,7 +10,8 @@
 //! ```
 //!
 //! Run with `--help` for the options. Exit status: 0 when proven (or merged), 1 when a
-//! solve ended without a proof (a limit), 2 for bad arguments or files.
+//! solve ended without a proof (a limit), 2 for bad arguments or files, or an output
+//! that cannot be written.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
@@ -60,7 +61,8 @@ solve options:
 
 A proof prints '<position>: <colour> wins' with its nodes and time; a merge prints
 the same for the split's root, or names the shards that are missing.
-Exit status: 0 proven, 1 stopped by a limit, 2 bad arguments or files.";
+Exit status: 0 proven, 1 stopped by a limit, 2 bad arguments or files, or an output
+that cannot be written.";
 
 /// The largest part file `merge` reads: a frontier of `split::MAX_FRONTIER`
 /// positions with their lines fits well within it.
@@ -97,7 +99,7 @@ enum SplitJob {
 
 /// Why the program stops early.
 enum Failure {
-    /// Bad arguments or files (status 2).
+    /// Bad arguments or files, or standard output that cannot be written (status 2).
     Usage(String),
     /// A solve stopped by a limit (status 1).
     Unproven(String),
