@@ -6,14 +6,12 @@
 
 mod solver_support;
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use konane::rules::{AnyPosition, MultiJump, Opening};
 use konane::search::solver::split::{self, Part, Shard, SplitError};
 use konane::search::solver::{SolveLimits, Solver};
-use solver_support::variant;
+use solver_support::{konane_solve, scratch, variant};
 
 fn shards(root: &AnyPosition, plies: u32, count: u32) -> Vec<Part> {
     let stop = AtomicBool::new(false);
@@ -181,33 +179,14 @@ fn a_shard_outside_the_split_is_refused() {
 }
 
 /// A fresh, empty folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("konane-split-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
-}
-
 /// The node count of a `konane-solve` verdict line.
 fn nodes_of(out: &str) -> Option<&str> {
     out.split(" nodes ").nth(1)?.split(' ').next()
 }
 
-fn konane_solve(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_konane-solve"))
-        .args(args)
-        .output()
-        .expect("konane-solve runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn konane_solve_splits_writes_and_merges_files() {
-    let dir = scratch("files");
+    let dir = scratch("split-files");
     let part = |i: u32| dir.join(format!("part{i}.json")).display().to_string();
     for i in 1..=3 {
         let shard = format!("{i}/3");
@@ -265,7 +244,7 @@ fn konane_solve_lists_the_frontier_and_each_shards_share() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().collect::<Vec<_>>(), expected);
     // Each shard lists the run it proves or skips, and the runs tile the frontier.
-    let dir = scratch("list");
+    let dir = scratch("split-list");
     let mut tiled = Vec::new();
     for i in 1..=3 {
         let shard = format!("{i}/3");
@@ -293,7 +272,7 @@ fn konane_solve_lists_the_frontier_and_each_shards_share() {
 #[cfg(unix)]
 #[test]
 fn konane_solve_never_writes_through_a_planted_link() {
-    let dir = scratch("link");
+    let dir = scratch("split-link");
     let target = dir.join("precious");
     std::fs::write(&target, "keep me").expect("write");
     let link = dir.join("part.json");

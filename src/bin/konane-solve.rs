@@ -7,6 +7,8 @@
 //!                                                             positions P plies below
 //! konane-solve [options] --split P [--shard I/N] --list       list those positions
 //! konane-solve merge FILE...                                  combine the shards' files
+//! konane-solve [options] --grow FILE [--piece-nodes N]        grow a proof piece by piece,
+//!                                                             kept in FILE between runs
 //! ```
 //!
 //! Run with `--help` for the options. Exit status: 0 when proven (or merged), 1 when a
@@ -22,6 +24,9 @@ use std::time::{Duration, Instant};
 
 use konane::console;
 use konane::rules::{AnyPosition, BoardSize, Color, Variant};
+use konane::search::solver::grow::{
+    Growth, PieceLimits, PieceReport, ProofTree, TreeError, TreeFile,
+};
 use konane::search::solver::split::{self, Part, Shard};
 use konane::search::solver::{SolveLimits, SolveProgress, Solver, SolverConfig};
 use konane::with_position;
@@ -37,6 +42,9 @@ usage:
   konane-solve [options] --split P [--shard I/N] --list list those positions (of shard I),
                                                         one per line: index, position
   konane-solve merge FILE...                            combine the shards' files
+  konane-solve [options] --grow FILE                    grow a proof tree piece by piece
+                                                        (see below), kept in FILE: a run
+                                                        goes on from the tree FILE holds
 
 position options:
   --size WxH            board (default 6x6)
@@ -58,9 +66,18 @@ solve options:
   --no-eval-numbers     start df-pn's numbers from mobility alone, not scaled by the
                         evaluation (smaller proofs of the 7x7 opening, bigger ones of
                         endgames and of 6x6 and 6x7)
+grow options (with --grow):
+  --piece-nodes N       the solver's budget for one piece (default 50000000); a piece
+                        that does not fit is cut into its children
+  --max-pieces N        stop after N pieces (the tree is kept; run again to go on)
+  With --grow the most-proving position of the tree is proven with at most N nodes
+  (one table for the whole run, --hash MB); a proof is kept, a position that does not
+  fit is replaced by its children. The tree is written to FILE at least every 10 s
+  and when the run ends (Ctrl-C too), and a run with FILE present goes on from it.
 
 A proof prints '<position>: <colour> wins' with its nodes and time; a merge prints
-the same for the split's root, or names the shards that are missing.
+the same for the split's root, or names the shards that are missing; --grow prints
+one line a piece on standard error.
 Exit status: 0 proven, 1 stopped by a limit, 2 bad arguments or files, or an output
 that cannot be written.";
 
@@ -70,6 +87,12 @@ const MAX_PART_BYTES: u64 = 1 << 30;
 
 /// The largest table accepted, MB.
 const MAX_HASH_MB: usize = 1 << 16;
+
+/// `--grow`'s budget for one piece: about half a minute of one core.
+const DEFAULT_PIECE_NODES: u64 = 50_000_000;
+
+/// The longest `--grow` goes without writing its tree.
+const SAVE_EVERY: Duration = Duration::from_secs(10);
 
 struct Options {
     variant: Variant,
@@ -83,6 +106,14 @@ struct Options {
     /// The solver's switches.
     config: SolverConfig,
     split: Option<SplitJob>,
+    grow: Option<GrowJob>,
+}
+
+/// What `--grow` asks for.
+struct GrowJob {
+    /// The tree's file.
+    file: String,
+    limits: PieceLimits,
 }
 
 /// What to do with the positions `--split` names.
@@ -105,6 +136,15 @@ enum Failure {
     Unproven(String),
 }
 
+impl From<TreeError> for Failure {
+    fn from(e: TreeError) -> Failure {
+        match e {
+            TreeError::Full => Failure::Unproven(e.to_string()),
+            _ => Failure::Usage(e.to_string()),
+        }
+    }
+}
+
 fn usage(message: impl Into<String>) -> Failure {
     Failure::Usage(message.into())
 }
@@ -124,8 +164,10 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
         pv: false,
         config: SolverConfig::default(),
         split: None,
+        grow: None,
     };
     let (mut split_plies, mut shard, mut out, mut list) = (None, None, None, false);
+    let (mut grow_file, mut piece_nodes, mut max_pieces) = (None, None, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -162,6 +204,13 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
             "--shard" => shard = Some(parse_shard(value()?).map_err(|e| bad(&e))?),
             "--out" => out = Some(value()?.clone()),
             "--list" => list = true,
+            "--grow" => grow_file = Some(value()?.clone()),
+            "--piece-nodes" => {
+                piece_nodes = Some(number(value()?, 1, u64::MAX).map_err(|e| bad(&e))?);
+            }
+            "--max-pieces" => {
+                max_pieces = Some(number(value()?, 1, u64::MAX).map_err(|e| bad(&e))?)
+            }
             "--help" | "-h" => return Err(usage(USAGE)),
             _ => return Err(usage(format!("unknown argument '{arg}' (see --help)"))),
         }
@@ -172,6 +221,20 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
         (None, None, None, false) => None,
         (.., true) => return Err(usage("--list needs --split, and takes no --out")),
         _ => return Err(usage("--split, --shard and --out go together")),
+    };
+    o.grow = match (grow_file, piece_nodes, max_pieces) {
+        (Some(_), ..) if o.split.is_some() => {
+            return Err(usage("--grow and --split do not go together"));
+        }
+        (Some(file), piece_nodes, max_pieces) => Some(GrowJob {
+            file,
+            limits: PieceLimits {
+                piece_nodes: piece_nodes.unwrap_or(DEFAULT_PIECE_NODES),
+                max_pieces,
+            },
+        }),
+        (None, None, None) => None,
+        (None, ..) => return Err(usage("--piece-nodes and --max-pieces need --grow")),
     };
     Ok(o)
 }
@@ -350,6 +413,12 @@ fn print(text: &str) -> Result<(), Failure> {
 
 /// Reads one part file, at most [`MAX_PART_BYTES`] of it.
 fn read_part(path: &Path) -> Result<Part, String> {
+    read_json(path, "a part file")
+}
+
+/// Reads a JSON file of konane-solve's, at most [`MAX_PART_BYTES`] of it; `what` names
+/// the kind of file in messages.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut bytes = Vec::new();
     file.take(MAX_PART_BYTES + 1)
@@ -357,12 +426,108 @@ fn read_part(path: &Path) -> Result<Part, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.len() as u64 > MAX_PART_BYTES {
         return Err(format!(
-            "{}: larger than {MAX_PART_BYTES} bytes, not a part file",
+            "{}: larger than {MAX_PART_BYTES} bytes, not {what}",
             path.display()
         ));
     }
     serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{}: not a part file of konane-solve: {e}", path.display()))
+        .map_err(|e| format!("{}: not {what} of konane-solve: {e}", path.display()))
+}
+
+/// Grows the proof tree of the options' position kept in `job.file` (see the usage).
+fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
+    let root = setup(o)?;
+    let path = Path::new(&job.file);
+    let mut tree = match fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => {
+            return Err(usage(format!(
+                "{}: exists and is not a regular file; not read",
+                job.file
+            )));
+        }
+        Ok(_) => {
+            let file: TreeFile = read_json(path, "a tree file").map_err(usage)?;
+            ProofTree::from_file(&file, root).map_err(|e| usage(format!("{}: {e}", job.file)))?
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => ProofTree::new(root),
+        Err(e) => return Err(usage(format!("{}: {e}", job.file))),
+    };
+    let stop = konane::referee::install_interrupt_handler();
+    let started = Instant::now();
+    let limits = limits(o, stop, started);
+    let mut saved = Instant::now();
+    let save = |tree: &ProofTree| -> Result<(), Failure> {
+        let json = serde_json::to_vec(&tree.to_file()).map_err(|e| usage(e.to_string()))?;
+        write_safely(path, &json).map_err(usage)
+    };
+    let mut report = |tree: &ProofTree, piece: &PieceReport| {
+        let (prove, disprove) = tree.root_numbers();
+        let result = match piece.side_to_move_wins {
+            Some(wins) => format!("{} wins", winner(side_of(&piece.position), wins)),
+            None => "did not fit: cut into its moves".to_string(),
+        };
+        console::warn(format!(
+            "piece {} (depth {}): {}: {result}, {} nodes, {:.1}s; tree {} positions, root {}/{}",
+            tree.pieces(),
+            piece.depth,
+            piece.position,
+            piece.nodes,
+            piece.elapsed.as_secs_f64(),
+            tree.positions(),
+            number_text(prove),
+            number_text(disprove)
+        ));
+        if saved.elapsed() >= SAVE_EVERY {
+            save(tree)?;
+            saved = Instant::now();
+        }
+        Ok(())
+    };
+    let growth = tree.grow::<Failure>(&mut new_solver(o), job.limits, &limits, &mut report);
+    save(&tree)?;
+    let growth = growth?;
+    let summary = format!(
+        "{} pieces, {} positions in the tree, {} nodes, wall {:.3}s ({:.0}s over every run)",
+        tree.pieces(),
+        tree.positions(),
+        tree.solver_nodes(),
+        started.elapsed().as_secs_f64(),
+        tree.seconds()
+    );
+    match growth {
+        Growth::Proven(verdict) => print(&format!(
+            "{} {root}: {} wins, {summary}, pv {}",
+            root.variant(),
+            winner(root.side_to_move(), verdict.side_to_move_wins),
+            verdict.pv.join(" ")
+        )),
+        Growth::PieceLimit => Err(Failure::Unproven(format!(
+            "{root}: stopped after --max-pieces pieces; {summary}; the tree is in {}: run again to go on",
+            job.file
+        ))),
+        Growth::Interrupted(reason) => Err(Failure::Unproven(format!(
+            "{root}: stopped ({reason:?}); {summary}; the tree is in {}: run again to go on",
+            job.file
+        ))),
+    }
+}
+
+/// The side to move of a position text (its last word).
+fn side_of(text: &str) -> Color {
+    if text.ends_with(" w") {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// A proof number as text: `inf` for one that can no longer be reached.
+fn number_text(n: u64) -> String {
+    if n == u64::MAX {
+        "inf".to_string()
+    } else {
+        n.to_string()
+    }
 }
 
 /// Writes `bytes` to `path` whole or not at all: into a new file of a fresh name in the
@@ -418,7 +583,10 @@ fn main() -> ExitCode {
         _ => parse(&args).and_then(|o| match &o.split {
             Some(SplitJob::Prove { plies, shard, out }) => prove_shard(&o, *plies, *shard, out),
             Some(SplitJob::List { plies, shard }) => list_frontier(&o, *plies, *shard),
-            None => prove_one(&o),
+            None => match &o.grow {
+                Some(job) => grow(&o, job),
+                None => prove_one(&o),
+            },
         }),
     };
     match result {

@@ -7,6 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
@@ -129,4 +131,25 @@ pub fn check_line<B: Bitboard>(pos: &Position<B>, result: &SolveResult<B>) {
         -((result.pv.len() / 2) as i32)
     };
     assert_eq!(result.mate(), expected, "{pos}: mate score");
+}
+
+/// A new empty folder for one test's files (`name` tells the tests apart).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("konane-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Runs `konane-solve` with `args`: its exit status, standard output and error.
+pub fn konane_solve(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_konane-solve"))
+        .args(args)
+        .output()
+        .expect("konane-solve runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

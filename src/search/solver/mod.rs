@@ -28,7 +28,9 @@
 //!   off, for the same reason.
 //!
 //! A proof too big for one machine can be cut into independent jobs and merged
-//! ([`split`]). `docs/solved.md` has the measurements and the solved boards.
+//! ([`split`]); one too big for one table can be grown piece by piece into a file, each
+//! piece a solve with a budget of nodes ([`grow`]). `docs/solved.md` has the
+//! measurements and the solved boards.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -74,6 +76,7 @@ mod dfpn;
 mod estimate;
 mod fold;
 mod games;
+pub mod grow;
 mod node;
 mod numbers;
 mod ordering;

@@ -185,13 +185,26 @@ pub fn frontier(root: &AnyPosition, plies: u32) -> Result<Vec<AnyPosition>, Spli
 /// The positions after each move of `pos`, those whose proofs look cheapest first (a
 /// stable sort: ties keep move order).
 fn children_by_estimate(pos: &AnyPosition) -> Vec<AnyPosition> {
-    let mut children: Vec<(f64, AnyPosition)> = pos
-        .children()
+    moves_by_estimate(pos)
         .into_iter()
-        .map(|child| (with_position!(child, p => estimated_nodes(&p)), child))
+        .map(|(_, child)| child)
+        .collect()
+}
+
+/// Each move of `pos` as text with the position after it, those whose proofs look
+/// cheapest first (by [`estimated_nodes`]; a stable sort: ties keep move order).
+pub(super) fn moves_by_estimate(pos: &AnyPosition) -> Vec<(String, AnyPosition)> {
+    let mut children: Vec<(f64, String, AnyPosition)> = pos
+        .legal_move_texts()
+        .into_iter()
+        .zip(pos.children())
+        .map(|(text, child)| (with_position!(child, p => estimated_nodes(&p)), text, child))
         .collect();
     children.sort_by(|a, b| a.0.total_cmp(&b.0));
-    children.into_iter().map(|(_, child)| child).collect()
+    children
+        .into_iter()
+        .map(|(_, text, child)| (text, child))
+        .collect()
 }
 
 impl Shard {
@@ -374,7 +387,7 @@ pub fn merge(parts: &[Part]) -> Result<Merged, SplitError> {
                     result.position
                 )));
             }
-            check_line(&positions[index], result).map_err(corrupt)?;
+            check_line(&positions[index], result.side_to_move_wins, &result.pv).map_err(corrupt)?;
         }
         proven.extend(known_results(&fold, &positions, &part.results));
         covered[part.shard as usize - 1] = true;
@@ -415,26 +428,32 @@ fn part_root(part: &Part) -> Result<AnyPosition, SplitError> {
         shard: part.shard,
         why,
     };
-    let size: BoardSize = part.size.parse().map_err(|e| corrupt(format!("{e}")))?;
-    let opening: Opening = part.opening.parse().map_err(|e| corrupt(format!("{e}")))?;
-    let multi_jump: MultiJump = part
-        .multi_jump
-        .parse()
-        .map_err(|e| corrupt(format!("{e}")))?;
-    let root = AnyPosition::from_text(&part.root, opening, multi_jump)
+    let variant = parse_variant(&part.size, &part.opening, &part.multi_jump).map_err(corrupt)?;
+    let root = AnyPosition::from_text(&part.root, variant.opening, variant.multi_jump)
         .map_err(|e| corrupt(format!("root '{}': {e}", part.root)))?;
-    let variant = Variant {
-        size,
-        opening,
-        multi_jump,
-    };
     if root.variant() != variant {
         return Err(corrupt(format!(
-            "root '{}' is not a {size} board",
-            part.root
+            "root '{}' is not a {} board",
+            part.root, variant.size
         )));
     }
     Ok(root)
+}
+
+/// The rules a file names by its board size, opening and multi-jump rule texts.
+pub(super) fn parse_variant(
+    size: &str,
+    opening: &str,
+    multi_jump: &str,
+) -> Result<Variant, String> {
+    let size: BoardSize = size.parse().map_err(|e| format!("{e}"))?;
+    let opening: Opening = opening.parse().map_err(|e| format!("{e}"))?;
+    let multi_jump: MultiJump = multi_jump.parse().map_err(|e| format!("{e}"))?;
+    Ok(Variant {
+        size,
+        opening,
+        multi_jump,
+    })
 }
 
 fn check_same_split(first: &Part, part: &Part) -> Result<(), SplitError> {
@@ -456,22 +475,25 @@ fn check_same_split(first: &Part, part: &Part) -> Result<(), SplitError> {
     Ok(())
 }
 
-/// Replays a frontier result's line: legal moves to the end of the game, lost by the
-/// side that the verdict says loses.
-fn check_line(pos: &AnyPosition, result: &FrontierResult) -> Result<(), String> {
+/// Replays a proven line from `pos`: legal moves to the end of the game, lost by the
+/// side that the verdict (`side_to_move_wins`) says loses.
+pub(super) fn check_line(
+    pos: &AnyPosition,
+    side_to_move_wins: bool,
+    pv: &[String],
+) -> Result<(), String> {
     let mut line_pos = *pos;
-    for m in &result.pv {
+    for m in pv {
         line_pos
             .play_text(m)
-            .map_err(|e| format!("line of '{}': {e}", result.position))?;
+            .map_err(|e| format!("line of '{pos}': {e}"))?;
     }
     let over = line_pos.legal_move_texts().is_empty();
-    let loser_moves = result.pv.len() % 2 == usize::from(result.side_to_move_wins);
+    let loser_moves = pv.len() % 2 == usize::from(side_to_move_wins);
     if !over || !loser_moves {
         return Err(format!(
-            "the line of '{}' ({} moves) does not end in a loss of the side the verdict says loses",
-            result.position,
-            result.pv.len()
+            "the line of '{pos}' ({} moves) does not end in a loss of the side the verdict says loses",
+            pv.len()
         ));
     }
     Ok(())

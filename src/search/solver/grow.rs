@@ -1,0 +1,591 @@
+//! Proofs grown piece by piece: a proof-number tree over the top of the game whose
+//! leaves are proven by the solver within a node budget each, kept in a file so that a
+//! proof can run for days, be stopped and go on where it stopped.
+//!
+//! A position too big for one solve fills its table long before it is proven (the 4 x
+//! 15 and 7x7 proofs in `docs/solved.md` did), and a fixed split ([`split`](super::split))
+//! proves whole levels the proof never needs. Here the cutting is left to the proof
+//! itself, in the way of Allis's PN² search: the tree starts as the root alone; each
+//! round picks the *most-proving* leaf by the proof and disproof numbers of the tree,
+//! and gives it to the solver with a budget of nodes (a *piece*). A leaf proven within
+//! its budget is a result for good; one that is not is *expanded*: its children, one
+//! of each set of mirror images, become leaves of their own. The solver's table is kept
+//! from piece to piece, so the children of a leaf that ran out of budget start from what
+//! its piece found. Proven leaves and expanded positions are all the tree holds
+//! ([`TreeFile`]): the numbers and the minimax above them are computed again from
+//! those, and a file written by one run is read by the next.
+//!
+//! The numbers are each position's own, for its side to move (negamax): `prove` is the
+//! work left to show that the mover wins, `disprove` that it loses. A proven leaf has
+//! `0` and infinity; a leaf not yet given to the solver has `1` to prove it (one winning
+//! move might do) and its number of moves to disprove it (every move must be refuted),
+//! the mobility guess of the solver's own proof-number search; an expanded position
+//! takes the smallest `disprove` of its children as its `prove` and the sum of their
+//! `prove` as its `disprove`. Positions reached by several paths (the tree is a graph)
+//! are one node, so their numbers count in every parent, which over-counts shared
+//! work but never decides anything wrongly: a position is decided only by proven
+//! results.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::rules::{AnyPosition, Variant};
+use crate::with_position;
+
+use super::fold::Fold;
+use super::split::{check_line, moves_by_estimate, parse_variant};
+use super::{InterruptReason, SolveLimits, Solver};
+
+/// The format name written into every tree file, checked when one is read.
+pub const TREE_FORMAT: &str = "konane-solve-tree-1";
+
+/// The most positions a tree may hold: the tree is in memory, each position with its
+/// text. A proof that needs more should use larger pieces.
+pub const MAX_TREE_POSITIONS: usize = 2_000_000;
+
+/// A proof number that cannot be reached: the position is decided the other way.
+const INFINITE: u64 = u64::MAX;
+
+/// The largest finite proof number (sums stop there).
+const LARGEST: u64 = u64::MAX - 1;
+
+/// A tree as it is kept in a file: what the proof has established, from which the rest
+/// is computed again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TreeFile {
+    /// [`TREE_FORMAT`].
+    pub format: String,
+    /// The board, as `WxH`.
+    pub size: String,
+    /// The opening rule.
+    pub opening: String,
+    /// The multi-jump rule.
+    pub multi_jump: String,
+    /// The root position's text (its side to move included, also where the side was set
+    /// by hand).
+    pub root: String,
+    /// The positions given to the solver that did not fit their piece, whose children
+    /// are in the tree.
+    pub expanded: Vec<String>,
+    /// The positions the solver proved.
+    pub proven: Vec<ProvenPiece>,
+    /// Pieces given to the solver so far, proven or not.
+    pub pieces: u64,
+    /// Nodes the solver searched so far.
+    pub nodes: u64,
+    /// Wall-clock seconds spent so far.
+    pub seconds: f64,
+}
+
+/// A position the solver proved within its piece.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvenPiece {
+    /// Its text.
+    pub position: String,
+    /// Whether its side to move wins.
+    pub side_to_move_wins: bool,
+    /// The proven line from it, as move texts.
+    pub pv: Vec<String>,
+    /// Nodes its piece searched.
+    pub nodes: u64,
+}
+
+/// Why a tree file cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TreeError {
+    /// The file is not a tree of this format, or says something impossible.
+    #[error("not a usable tree: {0}")]
+    Corrupt(String),
+    /// The file is the tree of another position or rule set.
+    #[error("the tree is of {file}, not of {asked}")]
+    OtherRoot {
+        /// The file's root and rules.
+        file: String,
+        /// The root and rules asked for.
+        asked: String,
+    },
+    /// The tree has grown to [`MAX_TREE_POSITIONS`].
+    #[error("the tree holds {MAX_TREE_POSITIONS} positions; go on with larger pieces")]
+    Full,
+}
+
+/// How a round of growing ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Growth {
+    /// The root is proven.
+    Proven(Verdict),
+    /// [`PieceLimits::max_pieces`] pieces were given; the tree is as far as they got.
+    PieceLimit,
+    /// The solver stopped first (the stop flag, the deadline, or a position with too
+    /// many moves for it); the tree is as far as the pieces before got.
+    Interrupted(InterruptReason),
+}
+
+/// The proven result of the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the root's side to move wins.
+    pub side_to_move_wins: bool,
+    /// The proven line from the root to the end of the game: through the tree (the
+    /// winner's first winning move, the loser's longest defence), then the line of a
+    /// proven leaf.
+    pub pv: Vec<String>,
+}
+
+/// What one piece did, for progress reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceReport {
+    /// The position given to the solver.
+    pub position: String,
+    /// Its distance from the root along the path that chose it.
+    pub depth: usize,
+    /// `Some(wins)` when proven, `None` when it did not fit and was expanded.
+    pub side_to_move_wins: Option<bool>,
+    /// Nodes the piece searched.
+    pub nodes: u64,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+/// How big each piece is, and how many to give at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceLimits {
+    /// The solver's node budget for one leaf.
+    pub piece_nodes: u64,
+    /// Stop after this many pieces in this round (`None`: no limit).
+    pub max_pieces: Option<u64>,
+}
+
+/// One position of the tree.
+struct TreeNode {
+    /// The first member of its class of mirror images that the tree met.
+    position: AnyPosition,
+    /// Its side to move's number of moves (the first disproof number of a leaf).
+    moves: u64,
+    /// The moves from `position` to each class of children (one move a class) and the
+    /// class's node, once expanded.
+    children: Option<Vec<(String, usize)>>,
+    /// The nodes that have this one among their children.
+    parents: Vec<usize>,
+    /// Its proof and disproof numbers, for its side to move (see the module notes).
+    numbers: (u64, u64),
+}
+
+/// A proof tree (see the module notes).
+pub struct ProofTree {
+    root: AnyPosition,
+    fold: Fold,
+    /// The root is node 0.
+    nodes: Vec<TreeNode>,
+    /// Node index by class (see [`Fold::class`]).
+    index: HashMap<String, usize>,
+    /// Proven leaves by node index, with the position the solver proved (a member of
+    /// the node's class) and its result.
+    proven: HashMap<usize, (AnyPosition, ProvenPiece)>,
+    pieces: u64,
+    solver_nodes: u64,
+    seconds: f64,
+}
+
+impl ProofTree {
+    /// A tree of `root` alone.
+    #[must_use]
+    pub fn new(root: AnyPosition) -> ProofTree {
+        let mut tree = ProofTree {
+            root,
+            fold: Fold::new(&root),
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            proven: HashMap::new(),
+            pieces: 0,
+            solver_nodes: 0,
+            seconds: 0.0,
+        };
+        tree.node_of(root);
+        tree
+    }
+
+    /// The tree a file holds, checked: its rules and root must be those of `root`,
+    /// every position a position of those rules, every proven line legal and ending
+    /// in a loss of the side its verdict says loses.
+    pub fn from_file(file: &TreeFile, root: AnyPosition) -> Result<ProofTree, TreeError> {
+        let corrupt = |why: String| TreeError::Corrupt(why);
+        if file.format != TREE_FORMAT {
+            return Err(corrupt(format!(
+                "format '{}' is not {TREE_FORMAT}",
+                file.format
+            )));
+        }
+        let variant =
+            parse_variant(&file.size, &file.opening, &file.multi_jump).map_err(corrupt)?;
+        let file_root = position(&file.root, variant).map_err(corrupt)?;
+        if file_root != root {
+            return Err(TreeError::OtherRoot {
+                file: describe(&file_root),
+                asked: describe(&root),
+            });
+        }
+        let mut tree = ProofTree::new(root);
+        tree.pieces = file.pieces;
+        tree.solver_nodes = file.nodes;
+        tree.seconds = if file.seconds.is_finite() && file.seconds >= 0.0 {
+            file.seconds
+        } else {
+            0.0
+        };
+        for text in &file.expanded {
+            let pos = position(text, variant).map_err(corrupt)?;
+            let node = tree.node_of(pos);
+            tree.expand(node)?;
+        }
+        for piece in &file.proven {
+            let pos = position(&piece.position, variant).map_err(corrupt)?;
+            check_line(&pos, piece.side_to_move_wins, &piece.pv).map_err(corrupt)?;
+            let node = tree.node_of(pos);
+            if tree.nodes[node].children.is_some() {
+                return Err(corrupt(format!(
+                    "'{}' is both proven and expanded",
+                    piece.position
+                )));
+            }
+            tree.prove(node, pos, piece.clone());
+        }
+        Ok(tree)
+    }
+
+    /// What the tree holds, to be written to a file.
+    #[must_use]
+    pub fn to_file(&self) -> TreeFile {
+        let variant = self.root.variant();
+        let expanded = self
+            .nodes
+            .iter()
+            .filter(|n| n.children.is_some())
+            .map(|n| n.position.to_string())
+            .collect();
+        let mut proven: Vec<(usize, ProvenPiece)> = self
+            .proven
+            .iter()
+            .map(|(&node, (_, piece))| (node, piece.clone()))
+            .collect();
+        proven.sort_by_key(|(node, _)| *node);
+        TreeFile {
+            format: TREE_FORMAT.to_string(),
+            size: variant.size.to_string(),
+            opening: variant.opening.to_string(),
+            multi_jump: variant.multi_jump.to_string(),
+            root: self.root.to_string(),
+            expanded,
+            proven: proven.into_iter().map(|(_, piece)| piece).collect(),
+            pieces: self.pieces,
+            nodes: self.solver_nodes,
+            seconds: self.seconds,
+        }
+    }
+
+    /// The root position.
+    #[must_use]
+    pub fn root(&self) -> &AnyPosition {
+        &self.root
+    }
+
+    /// Positions in the tree.
+    #[must_use]
+    pub fn positions(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Pieces given to the solver so far, over every run.
+    #[must_use]
+    pub fn pieces(&self) -> u64 {
+        self.pieces
+    }
+
+    /// Nodes the solver searched so far, over every run.
+    #[must_use]
+    pub fn solver_nodes(&self) -> u64 {
+        self.solver_nodes
+    }
+
+    /// Wall-clock seconds spent growing, over every run.
+    #[must_use]
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The root's proof and disproof numbers (0 and infinity, `u64::MAX`, once
+    /// decided).
+    #[must_use]
+    pub fn root_numbers(&self) -> (u64, u64) {
+        self.nodes[0].numbers
+    }
+
+    /// The root's verdict and line, once the tree decides it.
+    #[must_use]
+    pub fn verdict(&self) -> Option<Verdict> {
+        let (prove, disprove) = self.root_numbers();
+        if prove != 0 && disprove != 0 {
+            return None;
+        }
+        Some(Verdict {
+            side_to_move_wins: prove == 0,
+            pv: self.line(0, &mut HashMap::new()),
+        })
+    }
+
+    /// Grows the tree until the root is proven or a limit stops it: each piece is the
+    /// most-proving leaf given to `solver` with `pieces.piece_nodes` nodes (and what is
+    /// left of `limits`). `after_piece` hears of every piece with the tree as it is
+    /// then (to report it, or to write the tree to a file); an error it returns ends
+    /// the growth with that error.
+    pub fn grow<E: From<TreeError>>(
+        &mut self,
+        solver: &mut Solver,
+        pieces: PieceLimits,
+        limits: &SolveLimits<'_>,
+        after_piece: &mut dyn FnMut(&ProofTree, &PieceReport) -> Result<(), E>,
+    ) -> Result<Growth, E> {
+        let started = Instant::now();
+        let seconds_before = self.seconds;
+        let mut given = 0;
+        loop {
+            if let Some(verdict) = self.verdict() {
+                return Ok(Growth::Proven(verdict));
+            }
+            if pieces.max_pieces.is_some_and(|most| given >= most) {
+                return Ok(Growth::PieceLimit);
+            }
+            let (leaf, depth) = self.most_proving();
+            // The descent keeps to undecided nodes, so the leaf is not proven yet.
+            debug_assert!(!self.proven.contains_key(&leaf), "a proven leaf chosen");
+            let pos = self.nodes[leaf].position;
+            let piece_limits = SolveLimits {
+                node_limit: Some(pieces.piece_nodes),
+                ..*limits
+            };
+            let piece_started = Instant::now();
+            let (side_to_move_wins, nodes) =
+                match solver.solve_any(&pos, &piece_limits, &mut |_| {}) {
+                    // A proof whose line the budget cut short is not kept: every line in
+                    // the tree reaches the end of the game, as a file's reader checks.
+                    Ok(line) if line.line_complete => {
+                        let piece = ProvenPiece {
+                            position: pos.to_string(),
+                            side_to_move_wins: line.side_to_move_wins,
+                            pv: line.pv,
+                            nodes: line.nodes,
+                        };
+                        self.prove(leaf, pos, piece);
+                        (Some(line.side_to_move_wins), line.nodes)
+                    }
+                    Ok(line) => {
+                        self.expand(leaf)?;
+                        (None, line.nodes)
+                    }
+                    Err(e) if e.reason == InterruptReason::NodeLimit => {
+                        self.expand(leaf)?;
+                        (None, e.nodes)
+                    }
+                    Err(e) => {
+                        self.solver_nodes += e.nodes;
+                        self.seconds = seconds_before + started.elapsed().as_secs_f64();
+                        return Ok(Growth::Interrupted(e.reason));
+                    }
+                };
+            given += 1;
+            self.pieces += 1;
+            self.solver_nodes += nodes;
+            self.seconds = seconds_before + started.elapsed().as_secs_f64();
+            let report = PieceReport {
+                position: pos.to_string(),
+                depth,
+                side_to_move_wins,
+                nodes,
+                elapsed: piece_started.elapsed(),
+            };
+            after_piece(self, &report)?;
+        }
+    }
+
+    /// The node of `pos`'s class, added as a leaf if the tree does not have it yet.
+    fn node_of(&mut self, pos: AnyPosition) -> usize {
+        let class = self.fold.class(&pos);
+        if let Some(&node) = self.index.get(&class) {
+            return node;
+        }
+        let moves = with_position!(pos, p => p.legal_moves().as_slice().len()) as u64;
+        self.nodes.push(TreeNode {
+            position: pos,
+            moves,
+            children: None,
+            parents: Vec::new(),
+            numbers: (1, moves.max(1)),
+        });
+        self.index.insert(class, self.nodes.len() - 1);
+        self.nodes.len() - 1
+    }
+
+    /// Records the solver's proof of `node` (`pos` is the member of its class proven).
+    fn prove(&mut self, node: usize, pos: AnyPosition, piece: ProvenPiece) {
+        self.proven.insert(node, (pos, piece));
+        self.update(node);
+    }
+
+    /// Adds the children of `node` to the tree, one of each class, those whose proofs
+    /// look cheapest first.
+    fn expand(&mut self, node: usize) -> Result<(), TreeError> {
+        if self.nodes[node].children.is_some() {
+            return Ok(());
+        }
+        let mut children: Vec<(String, usize)> = Vec::new();
+        for (text, child) in moves_by_estimate(&self.nodes[node].position) {
+            let child = self.node_of(child);
+            if children.iter().all(|&(_, known)| known != child) {
+                children.push((text, child));
+                self.nodes[child].parents.push(node);
+            }
+        }
+        self.nodes[node].children = Some(children);
+        if self.nodes.len() > MAX_TREE_POSITIONS {
+            return Err(TreeError::Full);
+        }
+        self.update(node);
+        Ok(())
+    }
+
+    /// Computes `node`'s numbers again, and those of every ancestor they change.
+    fn update(&mut self, node: usize) {
+        let mut pending = vec![node];
+        while let Some(node) = pending.pop() {
+            let numbers = self.computed(node);
+            if numbers != self.nodes[node].numbers {
+                self.nodes[node].numbers = numbers;
+                pending.extend_from_slice(&self.nodes[node].parents);
+            }
+        }
+    }
+
+    /// `node`'s numbers from its proof or its children's numbers.
+    fn computed(&self, node: usize) -> (u64, u64) {
+        if let Some((_, piece)) = self.proven.get(&node) {
+            return if piece.side_to_move_wins {
+                (0, INFINITE)
+            } else {
+                (INFINITE, 0)
+            };
+        }
+        let here = &self.nodes[node];
+        let Some(children) = &here.children else {
+            return (1, here.moves.max(1));
+        };
+        // No children: the mover has no move and has lost, (infinity, 0).
+        let (mut prove, mut disprove) = (INFINITE, 0u64);
+        for &(_, child) in children {
+            let (child_prove, child_disprove) = self.nodes[child].numbers;
+            prove = prove.min(child_disprove);
+            // A child its mover loses makes this node won: nothing can disprove it.
+            disprove = if child_prove == INFINITE || disprove == INFINITE {
+                INFINITE
+            } else {
+                disprove.saturating_add(child_prove).min(LARGEST)
+            };
+        }
+        (prove, disprove)
+    }
+
+    /// The most-proving leaf and its depth: from the root, always into the child whose
+    /// disproof number is the smallest (the child that sets its parent's proof number;
+    /// the first such in the parent's order).
+    fn most_proving(&self) -> (usize, usize) {
+        let mut node = 0;
+        let mut depth = 0;
+        while let Some(children) = &self.nodes[node].children {
+            let Some(&(_, next)) = children
+                .iter()
+                .min_by_key(|(_, c)| self.nodes[*c].numbers.1)
+            else {
+                break;
+            };
+            node = next;
+            depth += 1;
+        }
+        (node, depth)
+    }
+
+    /// The proven line from `node`'s position (which must be decided), memoised in
+    /// `lines`.
+    fn line(&self, node: usize, lines: &mut HashMap<usize, Vec<String>>) -> Vec<String> {
+        if let Some(line) = lines.get(&node) {
+            return line.clone();
+        }
+        let here = self.nodes[node].position;
+        let line = if let Some((proven_pos, piece)) = self.proven.get(&node) {
+            self.fold
+                .map_line(proven_pos, &here, &piece.pv)
+                .unwrap_or_default()
+        } else {
+            let children = self.nodes[node].children.as_deref().unwrap_or_default();
+            let wins = self.nodes[node].numbers.0 == 0;
+            // The winner's first move into a lost position; the loser's longest defence.
+            let mut best: Option<Vec<String>> = None;
+            for (text, child) in children {
+                let child_lost = self.nodes[*child].numbers.1 == 0;
+                if wins != child_lost {
+                    continue;
+                }
+                let mut line = vec![text.clone()];
+                let mut after = here;
+                if after.play_text(text).is_ok() {
+                    let from_child = self.line(*child, lines);
+                    let child_pos = self.nodes[*child].position;
+                    line.extend(
+                        self.fold
+                            .map_line(&child_pos, &after, &from_child)
+                            .unwrap_or_default(),
+                    );
+                }
+                if best.as_ref().is_none_or(|b| line.len() > b.len()) {
+                    best = Some(line);
+                }
+                if wins {
+                    break;
+                }
+            }
+            best.unwrap_or_default()
+        };
+        lines.insert(node, line.clone());
+        line
+    }
+}
+
+/// The position `text` names under `variant`. A text whose side to move no game reaches
+/// (two empty squares with white to move: a root whose side was set by hand) is read
+/// as the other side's and passed.
+fn position(text: &str, variant: Variant) -> Result<AnyPosition, String> {
+    let read = |text: &str| AnyPosition::from_text(text, variant.opening, variant.multi_jump);
+    let pos = read(text)
+        .or_else(|e| {
+            let other = match text.rsplit_once(' ') {
+                Some((board, "b")) => format!("{board} w"),
+                Some((board, "w")) => format!("{board} b"),
+                _ => return Err(e),
+            };
+            let passed = read(&other).ok().and_then(
+                |pos| with_position!(pos, p => p.with_other_side_to_move().map(AnyPosition::from)),
+            );
+            passed.ok_or(e)
+        })
+        .map_err(|e| format!("'{text}': {e}"))?;
+    if pos.variant() != variant {
+        return Err(format!("'{text}' is not a {} board", variant.size));
+    }
+    Ok(pos)
+}
+
+/// A root and its rules, for messages.
+fn describe(pos: &AnyPosition) -> String {
+    format!("'{pos}' ({})", pos.variant())
+}

@@ -1,0 +1,268 @@
+//! Proofs grown piece by piece: the same verdict as one proof and as plain minimax, a
+//! tree that goes on where its file left it, and clear errors for a file that is not
+//! the tree asked for, in the library and through `konane-solve --grow`.
+
+// Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod solver_support;
+
+use std::sync::atomic::AtomicBool;
+
+use konane::rules::{AnyPosition, MultiJump, Opening};
+use konane::search::solver::grow::{
+    Growth, PieceLimits, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
+};
+use konane::search::solver::{SolveLimits, Solver};
+use solver_support::{Naive, konane_solve, scratch, small, variant};
+
+/// Grows `tree` with pieces of `piece_nodes` nodes, at most `max_pieces` of them.
+fn grow(tree: &mut ProofTree, piece_nodes: u64, max_pieces: Option<u64>) -> Growth {
+    let stop = AtomicBool::new(false);
+    let pieces = PieceLimits {
+        piece_nodes,
+        max_pieces,
+    };
+    tree.grow::<TreeError>(
+        &mut Solver::new(4),
+        pieces,
+        &SolveLimits::new(&stop),
+        &mut |_, _| Ok(()),
+    )
+    .expect("a tree within its bounds")
+}
+
+fn proven(growth: Growth) -> Verdict {
+    match growth {
+        Growth::Proven(verdict) => verdict,
+        other => panic!("not proven: {other:?}"),
+    }
+}
+
+/// The line is a legal game to the end, lost by the side the verdict says loses.
+fn check_verdict(root: &AnyPosition, verdict: &Verdict) {
+    let mut pos = *root;
+    for m in &verdict.pv {
+        pos.play_text(m)
+            .unwrap_or_else(|e| panic!("{root}: line move {m}: {e}"));
+    }
+    assert!(
+        pos.legal_move_texts().is_empty(),
+        "{root}: the line ends the game"
+    );
+    assert_eq!(
+        verdict.pv.len() % 2 == 1,
+        verdict.side_to_move_wins,
+        "{root}"
+    );
+}
+
+#[test]
+fn a_grown_proof_agrees_with_plain_minimax() {
+    for (w, h) in [(4, 4), (3, 5), (5, 3), (4, 5)] {
+        for multi_jump in MultiJump::ALL {
+            for opening in [Opening::Diagonal, Opening::Any] {
+                let root = AnyPosition::start(variant(w, h, opening, multi_jump));
+                let truth = Naive::default().wins(&small(root));
+                for piece_nodes in [1, 30, 1_000] {
+                    let mut tree = ProofTree::new(root);
+                    let verdict = proven(grow(&mut tree, piece_nodes, None));
+                    let label = format!("{w}x{h} {opening} {multi_jump}, pieces of {piece_nodes}");
+                    assert_eq!(verdict.side_to_move_wins, truth, "{label}");
+                    check_verdict(&root, &verdict);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_grown_proof_agrees_with_a_single_proof() {
+    for (w, h) in [(5, 5), (5, 6), (6, 5)] {
+        for multi_jump in MultiJump::ALL {
+            let root = AnyPosition::start(variant(w, h, Opening::Diagonal, multi_jump));
+            let stop = AtomicBool::new(false);
+            let single = Solver::new(4)
+                .solve_any(&root, &SolveLimits::new(&stop), &mut |_| {})
+                .expect("an unlimited solve finishes");
+            let mut tree = ProofTree::new(root);
+            let verdict = proven(grow(&mut tree, 200, None));
+            assert_eq!(
+                verdict.side_to_move_wins, single.side_to_move_wins,
+                "{w}x{h} {multi_jump}"
+            );
+            check_verdict(&root, &verdict);
+            // Pieces this small cannot prove these roots whole: the tree grew.
+            assert!(
+                tree.positions() > 10,
+                "{w}x{h}: {} positions",
+                tree.positions()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tree_read_back_from_its_file_goes_on_where_it_stopped() {
+    let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut tree = ProofTree::new(root);
+    assert_eq!(grow(&mut tree, 100, Some(6)), Growth::PieceLimit);
+    assert_eq!(tree.pieces(), 6);
+    let numbers = tree.root_numbers();
+    assert!(numbers.0 > 0 && numbers.1 > 0, "undecided after six pieces");
+    let file: TreeFile = serde_json::from_str(&serde_json::to_string(&tree.to_file()).unwrap())
+        .expect("the file reads back");
+    let mut again = ProofTree::from_file(&file, root).expect("its own file");
+    assert_eq!(again.positions(), tree.positions());
+    assert_eq!(again.pieces(), 6);
+    assert_eq!(again.root_numbers(), numbers);
+    assert_eq!(again.to_file(), file);
+    let verdict = proven(grow(&mut again, 100, None));
+    assert!(verdict.side_to_move_wins, "black wins 5x5");
+    assert!(again.pieces() > 6);
+    // The finished tree, read back, is proven without another piece.
+    let done = ProofTree::from_file(&again.to_file(), root).expect("its own file");
+    assert_eq!(done.verdict(), Some(verdict));
+}
+
+#[test]
+fn a_root_whose_side_was_set_by_hand_survives_the_file() {
+    // Two empty squares with white to move: no game reaches it, no text reads as it.
+    let start = AnyPosition::from_text("1wbw/1bwb/bwbw/wbwb b", Opening::Any, MultiJump::Straight)
+        .expect("a position");
+    let root = match start {
+        AnyPosition::Small(p) => AnyPosition::from(p.with_other_side_to_move().unwrap()),
+        _ => unreachable!("4x4 is small"),
+    };
+    let mut tree = ProofTree::new(root);
+    let verdict = proven(grow(&mut tree, 1, None));
+    assert_eq!(
+        verdict.side_to_move_wins,
+        Naive::default().wins(&small(root))
+    );
+    check_verdict(&root, &verdict);
+    let read = ProofTree::from_file(&tree.to_file(), root).expect("its own file");
+    assert_eq!(read.verdict(), Some(verdict));
+}
+
+#[test]
+fn a_tree_file_that_is_not_this_tree_is_refused() {
+    let root = AnyPosition::start(variant(4, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut tree = ProofTree::new(root);
+    proven(grow(&mut tree, 20, None));
+    let good = tree.to_file();
+    assert!(!good.proven.is_empty() && !good.expanded.is_empty());
+    let refused = |file: &TreeFile| ProofTree::from_file(file, root).err();
+
+    let other = AnyPosition::start(variant(5, 4, Opening::Diagonal, MultiJump::Straight));
+    assert!(matches!(
+        ProofTree::from_file(&good, other),
+        Err(TreeError::OtherRoot { .. })
+    ));
+    let turning = AnyPosition::start(variant(4, 5, Opening::Diagonal, MultiJump::Turning));
+    assert!(matches!(
+        ProofTree::from_file(&good, turning),
+        Err(TreeError::OtherRoot { .. })
+    ));
+
+    let mut bad = good.clone();
+    bad.format = "konane-solve-tree-0".to_string();
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains(TREE_FORMAT)));
+
+    let mut bad = good.clone();
+    bad.size = "99x2".to_string();
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(_))));
+
+    // A verdict turned round no longer matches its line.
+    let mut bad = good.clone();
+    bad.proven[0].side_to_move_wins = !bad.proven[0].side_to_move_wins;
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("line")));
+
+    // A line with a move that is not legal.
+    let mut bad = good.clone();
+    let piece = bad.proven.iter_mut().find(|p| !p.pv.is_empty()).unwrap();
+    piece.pv[0] = "a1a9".to_string();
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(_))));
+
+    // A position of another board.
+    let mut bad = good.clone();
+    bad.expanded.push("bwbwb/wbwbw/bwbwb/wbwbw b".to_string());
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("4x5")));
+
+    // A position both proven and expanded.
+    let mut bad = good.clone();
+    bad.expanded.push(bad.proven[0].position.clone());
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("both")));
+}
+
+#[test]
+fn konane_solve_grows_a_tree_across_runs() {
+    let dir = scratch("grow-runs");
+    let file = dir.join("tree.json").display().to_string();
+    let run = |extra: &[&str]| {
+        let args = [
+            &["--size", "5x5", "--grow", &file, "--piece-nodes", "200"][..],
+            extra,
+        ];
+        konane_solve(&args.concat())
+    };
+    let (code, out, err) = run(&["--max-pieces", "3"]);
+    assert_eq!(code, 1, "{out} {err}");
+    assert!(err.contains("run again to go on"), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("piece ")).count(),
+        3,
+        "{err}"
+    );
+    let file_text = std::fs::read_to_string(&file).expect("the tree is written");
+    let written: TreeFile = serde_json::from_str(&file_text).expect("a tree file");
+    assert_eq!(written.pieces, 3);
+
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("black wins"), "{out}");
+    assert!(err.lines().next().unwrap().starts_with("piece 4 "), "{err}");
+
+    // Another position's tree is refused, the file left as it was.
+    let (code, _, err) = konane_solve(&["--size", "4x4", "--grow", &file]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the tree is of"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    std::fs::write(&file, "{\"format\": ").expect("write");
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a tree file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn konane_solve_never_grows_a_tree_through_a_planted_link() {
+    let dir = scratch("grow-link");
+    let target = dir.join("precious");
+    std::fs::write(&target, "keep me").expect("write");
+    let link = dir.join("tree.json");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let (code, _, err) = konane_solve(&["--size", "4x4", "--grow", &link.display().to_string()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep me");
+    assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 2);
+}
+
+#[test]
+fn konane_solve_refuses_grow_options_out_of_place() {
+    for args in [
+        &["--size", "4x4", "--piece-nodes", "10"][..],
+        &["--size", "4x4", "--max-pieces", "10"][..],
+        &["--size", "4x4", "--grow", "t.json", "--piece-nodes", "0"][..],
+        &[
+            "--size", "4x4", "--grow", "t.json", "--split", "1", "--list",
+        ][..],
+    ] {
+        let (code, out, err) = konane_solve(args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
