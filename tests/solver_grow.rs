@@ -126,6 +126,34 @@ fn a_tree_read_back_from_its_file_goes_on_where_it_stopped() {
 }
 
 #[test]
+fn the_outline_says_what_plain_minimax_says_of_each_position() {
+    let root = AnyPosition::start(variant(4, 5, Opening::Any, MultiJump::Turning));
+    let mut tree = ProofTree::new(root);
+    proven(grow(&mut tree, 30, None));
+    let outline = tree.outline(3);
+    assert!(outline.len() > 5, "{outline:?}");
+    assert_eq!(outline[0], "root: loses", "white wins 4x5");
+    let mut naive = Naive::default();
+    for line in &outline[1..] {
+        let (moves, state) = line.split_once(": ").unwrap();
+        assert!(moves.split(' ').count() <= 3, "{line}");
+        let mut pos = root;
+        for m in moves.split(' ') {
+            pos.play_text(m).unwrap();
+        }
+        let wins = naive.wins(&small(pos));
+        match state {
+            "wins" => assert!(wins, "{line}"),
+            "loses" => assert!(!wins, "{line}"),
+            open => assert!(
+                open.starts_with("open ") || open.starts_with("leaf "),
+                "{line}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn a_root_whose_side_was_set_by_hand_survives_the_file() {
     // Two empty squares with white to move: no game reaches it, no text reads as it.
     let start = AnyPosition::from_text("1wbw/1bwb/bwbw/wbwb b", Opening::Any, MultiJump::Straight)
@@ -222,6 +250,9 @@ fn konane_solve_grows_a_tree_across_runs() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("black wins"), "{out}");
     assert!(err.lines().next().unwrap().starts_with("piece 4 "), "{err}");
+    let (code, outline, err) = run(&["--outline", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(outline.starts_with("root: wins\n"), "{outline}");
 
     // Another position's tree is refused, the file left as it was.
     let (code, _, err) = konane_solve(&["--size", "4x4", "--grow", &file]);
@@ -256,6 +287,15 @@ fn konane_solve_refuses_grow_options_out_of_place() {
     for args in [
         &["--size", "4x4", "--piece-nodes", "10"][..],
         &["--size", "4x4", "--max-pieces", "10"][..],
+        &["--size", "4x4", "--outline", "2"][..],
+        &[
+            "--size",
+            "4x4",
+            "--grow",
+            "no-such-tree.json",
+            "--outline",
+            "2",
+        ][..],
         &["--size", "4x4", "--grow", "t.json", "--piece-nodes", "0"][..],
         &[
             "--size", "4x4", "--grow", "t.json", "--split", "1", "--list",

@@ -28,7 +28,7 @@ use konane::search::solver::grow::{
     Growth, PieceLimits, PieceReport, ProofTree, TreeError, TreeFile,
 };
 use konane::search::solver::split::{self, Part, Shard};
-use konane::search::solver::{SolveLimits, SolveProgress, Solver, SolverConfig};
+use konane::search::solver::{InterruptReason, SolveLimits, SolveProgress, Solver, SolverConfig};
 use konane::with_position;
 
 const USAGE: &str = "\
@@ -70,6 +70,9 @@ grow options (with --grow):
   --piece-nodes N       the solver's budget for one piece (default 50000000); a piece
                         that does not fit is cut into its children
   --max-pieces N        stop after N pieces (the tree is kept; run again to go on)
+  --outline PLIES       grow nothing: print the tree in FILE to PLIES plies, one
+                        position a line (the moves to it; wins / loses for its side
+                        to move, or its proof/disproof numbers while open)
   With --grow the most-proving position of the tree is proven with at most N nodes
   (one table for the whole run, --hash MB); a proof is kept, a position that does not
   fit is replaced by its children. The tree is written to FILE at least every 10 s
@@ -114,6 +117,8 @@ struct GrowJob {
     /// The tree's file.
     file: String,
     limits: PieceLimits,
+    /// Print this many plies of the tree instead of growing it.
+    outline: Option<usize>,
 }
 
 /// What to do with the positions `--split` names.
@@ -168,6 +173,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
     };
     let (mut split_plies, mut shard, mut out, mut list) = (None, None, None, false);
     let (mut grow_file, mut piece_nodes, mut max_pieces) = (None, None, None);
+    let mut outline = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -205,6 +211,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
             "--out" => out = Some(value()?.clone()),
             "--list" => list = true,
             "--grow" => grow_file = Some(value()?.clone()),
+            "--outline" => outline = Some(number(value()?, 0, 1 << 16).map_err(|e| bad(&e))?),
             "--piece-nodes" => {
                 piece_nodes = Some(number(value()?, 1, u64::MAX).map_err(|e| bad(&e))?);
             }
@@ -222,19 +229,24 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
         (.., true) => return Err(usage("--list needs --split, and takes no --out")),
         _ => return Err(usage("--split, --shard and --out go together")),
     };
-    o.grow = match (grow_file, piece_nodes, max_pieces) {
+    o.grow = match (grow_file, piece_nodes, max_pieces, outline) {
         (Some(_), ..) if o.split.is_some() => {
             return Err(usage("--grow and --split do not go together"));
         }
-        (Some(file), piece_nodes, max_pieces) => Some(GrowJob {
+        (Some(file), piece_nodes, max_pieces, outline) => Some(GrowJob {
             file,
             limits: PieceLimits {
                 piece_nodes: piece_nodes.unwrap_or(DEFAULT_PIECE_NODES),
                 max_pieces,
             },
+            outline,
         }),
-        (None, None, None) => None,
-        (None, ..) => return Err(usage("--piece-nodes and --max-pieces need --grow")),
+        (None, None, None, None) => None,
+        (None, ..) => {
+            return Err(usage(
+                "--piece-nodes, --max-pieces and --outline need --grow",
+            ));
+        }
     };
     Ok(o)
 }
@@ -449,9 +461,14 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             let file: TreeFile = read_json(path, "a tree file").map_err(usage)?;
             ProofTree::from_file(&file, root).map_err(|e| usage(format!("{}: {e}", job.file)))?
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => ProofTree::new(root),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && job.outline.is_none() => {
+            ProofTree::new(root)
+        }
         Err(e) => return Err(usage(format!("{}: {e}", job.file))),
     };
+    if let Some(plies) = job.outline {
+        return print(&tree.outline(plies).join("\n"));
+    }
     let stop = konane::referee::install_interrupt_handler();
     let started = Instant::now();
     let limits = limits(o, stop, started);
@@ -505,10 +522,17 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             "{root}: stopped after --max-pieces pieces; {summary}; the tree is in {}: run again to go on",
             job.file
         ))),
-        Growth::Interrupted(reason) => Err(Failure::Unproven(format!(
-            "{root}: stopped ({reason:?}); {summary}; the tree is in {}: run again to go on",
-            job.file
-        ))),
+        Growth::Interrupted(reason) => {
+            let why = match reason {
+                InterruptReason::Deadline => "--time-limit reached",
+                InterruptReason::TooManyMoves => "a position with too many moves for the solver",
+                _ => "interrupted",
+            };
+            Err(Failure::Unproven(format!(
+                "{root}: {why}; {summary}; the tree is in {}: run again to go on",
+                job.file
+            )))
+        }
     }
 }
 

@@ -496,6 +496,50 @@ impl ProofTree {
         (prove, disprove)
     }
 
+    /// The tree's top `plies` plies as text, one line a position: the moves from the
+    /// root to it, then what the tree knows of it for its side to move (`wins` or
+    /// `loses` once decided, else its proof and disproof numbers, `leaf` where it has
+    /// not been cut).
+    #[must_use]
+    pub fn outline(&self, plies: usize) -> Vec<String> {
+        let mut lines = Vec::new();
+        self.outline_from(0, &mut Vec::new(), plies, &mut lines);
+        lines
+    }
+
+    fn outline_from(
+        &self,
+        node: usize,
+        path: &mut Vec<String>,
+        plies: usize,
+        lines: &mut Vec<String>,
+    ) {
+        let here = &self.nodes[node];
+        let state = match here.numbers {
+            (0, _) => "wins".to_string(),
+            (_, 0) => "loses".to_string(),
+            (prove, disprove) if here.children.is_none() => format!("leaf {prove}/{disprove}"),
+            (prove, disprove) => format!("open {prove}/{disprove}"),
+        };
+        let name = if path.is_empty() {
+            "root".to_string()
+        } else {
+            path.join(" ")
+        };
+        lines.push(format!("{name}: {state}"));
+        let Some(children) = &here.children else {
+            return;
+        };
+        if path.len() >= plies {
+            return;
+        }
+        for (text, child) in children {
+            path.push(text.clone());
+            self.outline_from(*child, path, plies, lines);
+            path.pop();
+        }
+    }
+
     /// The most-proving leaf and its depth: from the root, always into the child whose
     /// disproof number is the smallest (the child that sets its parent's proof number;
     /// the first such in the parent's order).
