@@ -130,6 +130,20 @@ fn a_corrupt_part_is_refused() {
 }
 
 #[test]
+fn a_split_of_a_root_whose_side_was_set_by_hand_merges() {
+    // Two empty squares with white to move: no game reaches it, no text reads as it.
+    let start = AnyPosition::from_text("2bw/wbwb/bwbw/wbwb b", Opening::Any, MultiJump::Straight)
+        .expect("a position");
+    let root = match start {
+        AnyPosition::Small(p) => AnyPosition::from(p.with_other_side_to_move().unwrap()),
+        _ => unreachable!("4x4 is small"),
+    };
+    let merged = split::merge(&shards(&root, 1, 2)).expect("whole split");
+    assert_eq!(merged.root, root);
+    assert_eq!(merged.side_to_move_wins, single(&root));
+}
+
+#[test]
 fn a_shard_skips_what_its_own_results_decide() {
     for (w, h) in [(5, 5), (4, 5), (4, 4)] {
         let root = AnyPosition::start(variant(w, h, Opening::Diagonal, MultiJump::Straight));
@@ -178,7 +192,6 @@ fn a_shard_outside_the_split_is_refused() {
     }
 }
 
-/// A fresh, empty folder for one test's files.
 /// The node count of a `konane-solve` verdict line.
 fn nodes_of(out: &str) -> Option<&str> {
     out.split(" nodes ").nth(1)?.split(' ').next()

@@ -480,7 +480,7 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
     let mut report = |tree: &ProofTree, piece: &PieceReport| {
         let (prove, disprove) = tree.root_numbers();
         let result = match piece.side_to_move_wins {
-            Some(wins) => format!("{} wins", winner(side_of(&piece.position), wins)),
+            Some(wins) => format!("{} wins", winner(piece.position.side_to_move(), wins)),
             None => "did not fit: cut into its moves".to_string(),
         };
         console::warn(format!(
@@ -533,15 +533,6 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
                 job.file
             )))
         }
-    }
-}
-
-/// The side to move of a position text (its last word).
-fn side_of(text: &str) -> Color {
-    if text.ends_with(" w") {
-        Color::White
-    } else {
-        Color::Black
     }
 }
 

@@ -32,11 +32,11 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::rules::{AnyPosition, Variant};
+use crate::rules::AnyPosition;
 use crate::with_position;
 
 use super::fold::Fold;
-use super::split::{check_line, moves_by_estimate, parse_variant};
+use super::split::{check_line, moves_by_estimate, parse_variant, read_position};
 use super::{InterruptReason, SolveLimits, Solver};
 
 /// The format name written into every tree file, checked when one is read.
@@ -136,10 +136,10 @@ pub struct Verdict {
 }
 
 /// What one piece did, for progress reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceReport {
     /// The position given to the solver.
-    pub position: String,
+    pub position: AnyPosition,
     /// Its distance from the root along the path that chose it.
     pub depth: usize,
     /// `Some(wins)` when proven, `None` when it did not fit and was expanded.
@@ -221,7 +221,7 @@ impl ProofTree {
         }
         let variant =
             parse_variant(&file.size, &file.opening, &file.multi_jump).map_err(corrupt)?;
-        let file_root = position(&file.root, variant).map_err(corrupt)?;
+        let file_root = read_position(&file.root, variant).map_err(corrupt)?;
         if file_root != root {
             return Err(TreeError::OtherRoot {
                 file: describe(&file_root),
@@ -237,12 +237,12 @@ impl ProofTree {
             0.0
         };
         for text in &file.expanded {
-            let pos = position(text, variant).map_err(corrupt)?;
+            let pos = read_position(text, variant).map_err(corrupt)?;
             let node = tree.node_of(pos);
             tree.expand(node)?;
         }
         for piece in &file.proven {
-            let pos = position(&piece.position, variant).map_err(corrupt)?;
+            let pos = read_position(&piece.position, variant).map_err(corrupt)?;
             check_line(&pos, piece.side_to_move_wins, &piece.pv).map_err(corrupt)?;
             let node = tree.node_of(pos);
             if tree.nodes[node].children.is_some() {
@@ -400,7 +400,7 @@ impl ProofTree {
             self.solver_nodes += nodes;
             self.seconds = seconds_before + started.elapsed().as_secs_f64();
             let report = PieceReport {
-                position: pos.to_string(),
+                position: pos,
                 depth,
                 side_to_move_wins,
                 nodes,
@@ -603,30 +603,6 @@ impl ProofTree {
         lines.insert(node, line.clone());
         line
     }
-}
-
-/// The position `text` names under `variant`. A text whose side to move no game reaches
-/// (two empty squares with white to move: a root whose side was set by hand) is read
-/// as the other side's and passed.
-fn position(text: &str, variant: Variant) -> Result<AnyPosition, String> {
-    let read = |text: &str| AnyPosition::from_text(text, variant.opening, variant.multi_jump);
-    let pos = read(text)
-        .or_else(|e| {
-            let other = match text.rsplit_once(' ') {
-                Some((board, "b")) => format!("{board} w"),
-                Some((board, "w")) => format!("{board} b"),
-                _ => return Err(e),
-            };
-            let passed = read(&other).ok().and_then(
-                |pos| with_position!(pos, p => p.with_other_side_to_move().map(AnyPosition::from)),
-            );
-            passed.ok_or(e)
-        })
-        .map_err(|e| format!("'{text}': {e}"))?;
-    if pos.variant() != variant {
-        return Err(format!("'{text}' is not a {} board", variant.size));
-    }
-    Ok(pos)
 }
 
 /// A root and its rules, for messages.

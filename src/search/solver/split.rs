@@ -429,15 +429,31 @@ fn part_root(part: &Part) -> Result<AnyPosition, SplitError> {
         why,
     };
     let variant = parse_variant(&part.size, &part.opening, &part.multi_jump).map_err(corrupt)?;
-    let root = AnyPosition::from_text(&part.root, variant.opening, variant.multi_jump)
-        .map_err(|e| corrupt(format!("root '{}': {e}", part.root)))?;
-    if root.variant() != variant {
-        return Err(corrupt(format!(
-            "root '{}' is not a {} board",
-            part.root, variant.size
-        )));
+    read_position(&part.root, variant).map_err(|e| corrupt(format!("root {e}")))
+}
+
+/// The position `text` names under `variant`. A text whose side to move no game reaches
+/// (two empty squares with white to move: a root whose side was set by hand) is read
+/// as the other side's and passed.
+pub(super) fn read_position(text: &str, variant: Variant) -> Result<AnyPosition, String> {
+    let read = |text: &str| AnyPosition::from_text(text, variant.opening, variant.multi_jump);
+    let pos = read(text)
+        .or_else(|e| {
+            let other = match text.rsplit_once(' ') {
+                Some((board, "b")) => format!("{board} w"),
+                Some((board, "w")) => format!("{board} b"),
+                _ => return Err(e),
+            };
+            let passed = read(&other).ok().and_then(
+                |pos| with_position!(pos, p => p.with_other_side_to_move().map(AnyPosition::from)),
+            );
+            passed.ok_or(e)
+        })
+        .map_err(|e| format!("'{text}': {e}"))?;
+    if pos.variant() != variant {
+        return Err(format!("'{text}' is not a {} board", variant.size));
     }
-    Ok(root)
+    Ok(pos)
 }
 
 /// The rules a file names by its board size, opening and multi-jump rule texts.
