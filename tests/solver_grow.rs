@@ -112,6 +112,10 @@ fn a_tree_read_back_from_its_file_goes_on_where_it_stopped() {
     assert!(numbers.0 > 0 && numbers.1 > 0, "undecided after six pieces");
     let file: TreeFile = serde_json::from_str(&serde_json::to_string(&tree.to_file()).unwrap())
         .expect("the file reads back");
+    assert!(
+        !file.estimates.is_empty(),
+        "the pieces that did not fit left numbers on their children"
+    );
     let mut again = ProofTree::from_file(&file, root).expect("its own file");
     assert_eq!(again.positions(), tree.positions());
     assert_eq!(again.pieces(), 6);
@@ -221,6 +225,39 @@ fn a_tree_file_that_is_not_this_tree_is_refused() {
     let mut bad = good.clone();
     bad.expanded.push(bad.proven[0].position.clone());
     assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("both")));
+}
+
+#[test]
+fn a_trees_estimates_are_kept_and_checked() {
+    let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut tree = ProofTree::new(root);
+    assert_eq!(grow(&mut tree, 100, Some(6)), Growth::PieceLimit);
+    let good = tree.to_file();
+    assert!(!good.estimates.is_empty());
+    let refused = |file: &TreeFile| ProofTree::from_file(file, root).err();
+
+    // Without its estimates the tree reads, with the first numbers of its leaves.
+    let mut plain = good.clone();
+    plain.estimates.clear();
+    let read = ProofTree::from_file(&plain, root).expect("estimates are optional");
+    assert_eq!(read.positions(), tree.positions());
+    assert!(read.to_file().estimates.is_empty());
+
+    let mut bad = good.clone();
+    bad.estimates[0].prove = 0;
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("estimate")));
+
+    let mut bad = good.clone();
+    bad.estimates[0].disprove = u64::MAX;
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("estimate")));
+
+    // An estimate of a position the tree has expanded, or does not hold.
+    let mut bad = good.clone();
+    bad.estimates[0].position = good.expanded[0].clone();
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("open leaf")));
+    let mut bad = good.clone();
+    bad.estimates[0].position = "1wbwb/wbwbw/bwbwb/wbwbw/bwbwb w".to_string();
+    assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("open leaf")));
 }
 
 #[test]

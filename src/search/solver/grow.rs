@@ -19,7 +19,11 @@
 //! work left to show that the mover wins, `disprove` that it loses. A proven leaf has
 //! `0` and infinity; a leaf not yet given to the solver has `1` to prove it (one winning
 //! move might do) and its number of moves to disprove it (every move must be refuted),
-//! the mobility guess of the solver's own proof-number search; an expanded position
+//! the mobility guess of the solver's own proof-number search. A leaf whose parent's
+//! piece did not fit starts from what that piece left instead, as in PN²: the numbers
+//! its proof-number search gave the leaf, or, where its table proved the leaf, numbers
+//! that make it look as good as decided (its proof follows from the table at once
+//! when the leaf's turn comes); these estimates are kept in the file. An expanded position
 //! takes the smallest `disprove` of its children as its `prove` and the sum of their
 //! `prove` as its `disprove`. Positions reached by several paths (the tree is a graph)
 //! are one node, so their numbers count in every parent, which over-counts shared
@@ -37,7 +41,7 @@ use crate::with_position;
 
 use super::fold::Fold;
 use super::split::{check_line, moves_by_estimate, parse_variant, read_position};
-use super::{InterruptReason, SolveLimits, Solver};
+use super::{InterruptReason, Known, SolveLimits, Solver};
 
 /// The format name written into every tree file, checked when one is read.
 pub const TREE_FORMAT: &str = "konane-solve-tree-1";
@@ -51,6 +55,13 @@ const INFINITE: u64 = u64::MAX;
 
 /// The largest finite proof number (sums stop there).
 const LARGEST: u64 = u64::MAX - 1;
+
+/// The numbers that make a leaf look as good as decided: the proof number of a leaf
+/// the solver's table holds as lost for its mover, the disproof number of one it holds
+/// as won (the other number is 1), and the most a leaf's estimate may be. Far beyond
+/// any proof's numbers, far enough below [`LARGEST`] that sums of a few million of them
+/// stay finite.
+const SETTLED: u64 = 1 << 40;
 
 /// A tree as it is kept in a file: what the proof has established, from which the rest
 /// is computed again.
@@ -72,6 +83,10 @@ pub struct TreeFile {
     pub expanded: Vec<String>,
     /// The positions the solver proved.
     pub proven: Vec<ProvenPiece>,
+    /// The leaves whose first numbers came from the solver, not from their moves
+    /// (absent from files of the first trees, which had none).
+    #[serde(default)]
+    pub estimates: Vec<Estimate>,
     /// Pieces given to the solver so far, proven or not.
     pub pieces: u64,
     /// Nodes the solver searched so far.
@@ -91,6 +106,18 @@ pub struct ProvenPiece {
     pub pv: Vec<String>,
     /// Nodes its piece searched.
     pub nodes: u64,
+}
+
+/// A leaf's first numbers as the solver left them (see the module notes), for its side
+/// to move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Its text.
+    pub position: String,
+    /// The work guessed to show that its side to move wins.
+    pub prove: u64,
+    /// The work guessed to show that its side to move loses.
+    pub disprove: u64,
 }
 
 /// Why a tree file cannot be used.
@@ -165,6 +192,9 @@ struct TreeNode {
     position: AnyPosition,
     /// Its side to move's number of moves (the first disproof number of a leaf).
     moves: u64,
+    /// The numbers the solver left it with, which it has instead while a leaf (see the
+    /// module notes).
+    estimate: Option<(u64, u64)>,
     /// The moves from `position` to each class of children (one move a class) and the
     /// class's node, once expanded.
     children: Option<Vec<(String, usize)>>,
@@ -253,6 +283,32 @@ impl ProofTree {
             }
             tree.prove(node, pos, piece.clone());
         }
+        for estimate in &file.estimates {
+            let pos = read_position(&estimate.position, variant).map_err(corrupt)?;
+            let node = tree
+                .index
+                .get(&tree.fold.class(&pos))
+                .copied()
+                .filter(|&n| tree.nodes[n].children.is_none() && !tree.proven.contains_key(&n))
+                .ok_or_else(|| {
+                    corrupt(format!(
+                        "'{}' has an estimate but is not an open leaf of the tree",
+                        estimate.position
+                    ))
+                })?;
+            let numbers = (estimate.prove, estimate.disprove);
+            if ![numbers.0, numbers.1]
+                .iter()
+                .all(|n| (1..=SETTLED).contains(n))
+            {
+                return Err(corrupt(format!(
+                    "the estimate {}/{} of '{}' is not two numbers from 1 to {SETTLED}",
+                    numbers.0, numbers.1, estimate.position
+                )));
+            }
+            tree.nodes[node].estimate = Some(numbers);
+            tree.update(node);
+        }
         Ok(tree)
     }
 
@@ -272,6 +328,21 @@ impl ProofTree {
             .map(|(&node, (_, piece))| (node, piece.clone()))
             .collect();
         proven.sort_by_key(|(node, _)| *node);
+        // In the order of their texts: a tree read back numbers its nodes otherwise.
+        let mut estimates: Vec<Estimate> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(node, here)| here.children.is_none() && !self.proven.contains_key(node))
+            .filter_map(|(_, here)| {
+                here.estimate.map(|(prove, disprove)| Estimate {
+                    position: here.position.to_string(),
+                    prove,
+                    disprove,
+                })
+            })
+            .collect();
+        estimates.sort_by(|a, b| a.position.cmp(&b.position));
         TreeFile {
             format: TREE_FORMAT.to_string(),
             size: variant.size.to_string(),
@@ -280,6 +351,7 @@ impl ProofTree {
             root: self.root.to_string(),
             expanded,
             proven: proven.into_iter().map(|(_, piece)| piece).collect(),
+            estimates,
             pieces: self.pieces,
             nodes: self.solver_nodes,
             seconds: self.seconds,
@@ -383,10 +455,12 @@ impl ProofTree {
                     }
                     Ok(line) => {
                         self.expand(leaf)?;
+                        self.estimate_children(leaf, solver);
                         (None, line.nodes)
                     }
                     Err(e) if e.reason == InterruptReason::NodeLimit => {
                         self.expand(leaf)?;
+                        self.estimate_children(leaf, solver);
                         (None, e.nodes)
                     }
                     Err(e) => {
@@ -420,6 +494,7 @@ impl ProofTree {
         self.nodes.push(TreeNode {
             position: pos,
             moves,
+            estimate: None,
             children: None,
             parents: Vec::new(),
             numbers: (1, moves.max(1)),
@@ -456,6 +531,37 @@ impl ProofTree {
         Ok(())
     }
 
+    /// Gives the leaves among `node`'s children the numbers the solver's last solve
+    /// (the piece that did not fit) left them: those it proved look settled, those its
+    /// proof-number search reached take its numbers (see the module notes).
+    fn estimate_children(&mut self, node: usize, solver: &Solver) {
+        let children: Vec<usize> = self.nodes[node]
+            .children
+            .iter()
+            .flatten()
+            .map(|&(_, child)| child)
+            .collect();
+        for child in children {
+            if self.nodes[child].children.is_some() || self.proven.contains_key(&child) {
+                continue;
+            }
+            let estimate = match solver.known(&self.nodes[child].position) {
+                Some(Known::Proven {
+                    side_to_move_wins: true,
+                }) => (1, SETTLED),
+                Some(Known::Proven {
+                    side_to_move_wins: false,
+                }) => (SETTLED, 1),
+                Some(Known::Numbers { prove, disprove }) => {
+                    (prove.clamp(1, SETTLED), disprove.clamp(1, SETTLED))
+                }
+                None => continue,
+            };
+            self.nodes[child].estimate = Some(estimate);
+            self.update(child);
+        }
+    }
+
     /// Computes `node`'s numbers again, and those of every ancestor they change.
     fn update(&mut self, node: usize) {
         let mut pending = vec![node];
@@ -479,7 +585,7 @@ impl ProofTree {
         }
         let here = &self.nodes[node];
         let Some(children) = &here.children else {
-            return (1, here.moves.max(1));
+            return here.estimate.unwrap_or((1, here.moves.max(1)));
         };
         // No children: the mover has no move and has lost, (infinity, 0).
         let (mut prove, mut disprove) = (INFINITE, 0u64);

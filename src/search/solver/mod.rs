@@ -102,6 +102,7 @@ use crate::with_position;
 pub use estimate::{can_solve_quickly, estimated_nodes};
 pub use prover::Stats as SolveStats;
 
+use node::Node;
 use numbers::NumberTable;
 use ordering::History;
 use prover::{Proof, Prover};
@@ -319,6 +320,25 @@ pub struct SolvedLine {
     pub stats: SolveStats,
 }
 
+/// What a solve left known about a position ([`Solver::known`]), for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    /// The table holds its result.
+    Proven {
+        /// Whether the side to move wins.
+        side_to_move_wins: bool,
+    },
+    /// Its proof-number search did not finish: the work it guessed was left to show
+    /// that the side to move wins (`prove`) and that it loses (`disprove`), both at
+    /// least 1, in the units of df-pn's first numbers (about one leaf each).
+    Numbers {
+        /// The proof number.
+        prove: u64,
+        /// The disproof number.
+        disprove: u64,
+    },
+}
+
 /// The solver: a table of proven results and the search that fills it.
 ///
 /// The table survives between solves of positions of the same variant (proven results
@@ -401,6 +421,30 @@ impl Solver {
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
+    }
+
+    /// What the last solve left known about `pos` (a position of the table's variant;
+    /// `None` for any other): its result if the table holds it as proven, else the
+    /// df-pn numbers that solve gave it if its proof-number search reached it, else
+    /// nothing. Read it before the next solve, which starts the numbers afresh.
+    #[must_use]
+    pub fn known(&self, pos: &AnyPosition) -> Option<Known> {
+        let (variant, sym) = self.variant.as_ref()?;
+        if pos.variant() != *variant {
+            return None;
+        }
+        with_position!(pos, p => {
+            let (key, _) = Node::new(*p, 0, sym).key(sym);
+            match self.table.probe(key) {
+                Some(stored) => Some(Known::Proven {
+                    side_to_move_wins: stored.win,
+                }),
+                None => self
+                    .numbers
+                    .get(key)
+                    .map(|(prove, disprove)| Known::Numbers { prove, disprove }),
+            }
+        })
     }
 
     /// Makes the table the one of `pos`'s variant (a new variant clears it; before the
@@ -607,6 +651,66 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::BoardSize;
+
+    fn start(width: usize, height: usize) -> AnyPosition {
+        AnyPosition::start(Variant {
+            size: BoardSize::new(width, height).unwrap(),
+            ..Variant::default()
+        })
+    }
+
+    #[test]
+    fn a_solve_leaves_its_results_and_its_numbers_known() {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(16);
+        let root = start(4, 4);
+        assert_eq!(solver.known(&root), None, "nothing before the first solve");
+        let line = solver
+            .solve_any(&root, &SolveLimits::new(&stop), &mut |_| {})
+            .unwrap();
+        let wins = line.side_to_move_wins;
+        assert_eq!(
+            solver.known(&root),
+            Some(Known::Proven {
+                side_to_move_wins: wins
+            })
+        );
+        let mut after = root;
+        after.play_text(&line.pv[0]).unwrap();
+        assert_eq!(
+            solver.known(&after),
+            Some(Known::Proven {
+                side_to_move_wins: !wins
+            }),
+            "the line's first move leads where the table holds the other result"
+        );
+        assert_eq!(solver.known(&start(5, 4)), None, "another variant");
+
+        // A solve its budget stops leaves df-pn's numbers on the children it searched.
+        let root = start(6, 6);
+        let limits = SolveLimits {
+            node_limit: Some(5_000),
+            ..SolveLimits::new(&stop)
+        };
+        assert!(solver.solve_any(&root, &limits, &mut |_| {}).is_err());
+        let children: Vec<Known> = root
+            .legal_move_texts()
+            .iter()
+            .filter_map(|m| {
+                let mut child = root;
+                child.play_text(m).unwrap();
+                solver.known(&child)
+            })
+            .collect();
+        assert!(
+            children.iter().any(|known| matches!(
+                known,
+                Known::Numbers { prove, disprove } if *prove >= 1 && *disprove >= 1
+            )),
+            "{children:?}"
+        );
+    }
 
     #[test]
     fn mate_scores_count_own_moves() {
