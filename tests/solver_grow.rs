@@ -23,13 +23,20 @@ fn grow(tree: &mut ProofTree, piece_nodes: u64, max_pieces: Option<u64>) -> Grow
         piece_nodes,
         max_pieces,
     };
-    tree.grow::<TreeError>(
-        &mut Solver::new(4),
-        pieces,
-        &SolveLimits::new(&stop),
-        &mut |_, _| Ok(()),
-    )
-    .expect("a tree within its bounds")
+    let mut solver = Solver::new(4);
+    let growth = tree
+        .grow::<TreeError>(
+            &mut solver,
+            pieces,
+            &SolveLimits::new(&stop),
+            &mut |_, _| Ok(()),
+        )
+        .expect("a tree within its bounds");
+    assert!(
+        !solver.carries_numbers(),
+        "grow sets the solver's numbers back as they were"
+    );
+    growth
 }
 
 fn proven(growth: Growth) -> Verdict {

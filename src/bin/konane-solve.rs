@@ -75,8 +75,9 @@ grow options (with --grow):
                         to move, or its proof/disproof numbers while open)
   With --grow the most-proving position of the tree is proven with at most N nodes
   (one table for the whole run, --hash MB); a proof is kept, a position that does not
-  fit is replaced by its children. The tree is written to FILE at least every 10 s
-  and when the run ends (Ctrl-C too), and a run with FILE present goes on from it.
+  fit is replaced by its children, each starting from the proof numbers that piece
+  left it. The tree is written to FILE at least every 10 s and when the run ends
+  (Ctrl-C too), and a run with FILE present goes on from it.
 
 A proof prints '<position>: <colour> wins' with its nodes and time; a merge prints
 the same for the split's root, or names the shards that are missing; --grow prints

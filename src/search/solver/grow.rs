@@ -10,8 +10,8 @@
 //! and gives it to the solver with a budget of nodes (a *piece*). A leaf proven within
 //! its budget is a result for good; one that is not is *expanded*: its children, one
 //! of each set of mirror images, become leaves of their own. The solver's table is kept
-//! from piece to piece, so the children of a leaf that ran out of budget start from what
-//! its piece found. Proven leaves and expanded positions are all the tree holds
+//! from piece to piece, and so are its df-pn numbers, so the children of a leaf that ran
+//! out of budget start from what its piece found. Proven leaves and expanded positions are all the tree holds
 //! ([`TreeFile`]): the numbers and the minimax above them are computed again from
 //! those, and a file written by one run is read by the next.
 //!
@@ -316,19 +316,21 @@ impl ProofTree {
     #[must_use]
     pub fn to_file(&self) -> TreeFile {
         let variant = self.root.variant();
-        let expanded = self
+        // Each list in the order of its texts: a tree read back numbers its nodes in
+        // another order.
+        let mut expanded: Vec<String> = self
             .nodes
             .iter()
             .filter(|n| n.children.is_some())
             .map(|n| n.position.to_string())
             .collect();
-        let mut proven: Vec<(usize, ProvenPiece)> = self
+        expanded.sort();
+        let mut proven: Vec<ProvenPiece> = self
             .proven
-            .iter()
-            .map(|(&node, (_, piece))| (node, piece.clone()))
+            .values()
+            .map(|(_, piece)| piece.clone())
             .collect();
-        proven.sort_by_key(|(node, _)| *node);
-        // In the order of their texts: a tree read back numbers its nodes otherwise.
+        proven.sort_by(|a, b| a.position.cmp(&b.position));
         let mut estimates: Vec<Estimate> = self
             .nodes
             .iter()
@@ -350,7 +352,7 @@ impl ProofTree {
             multi_jump: variant.multi_jump.to_string(),
             root: self.root.to_string(),
             expanded,
-            proven: proven.into_iter().map(|(_, piece)| piece).collect(),
+            proven,
             estimates,
             pieces: self.pieces,
             nodes: self.solver_nodes,
@@ -410,10 +412,26 @@ impl ProofTree {
 
     /// Grows the tree until the root is proven or a limit stops it: each piece is the
     /// most-proving leaf given to `solver` with `pieces.piece_nodes` nodes (and what is
-    /// left of `limits`). `after_piece` hears of every piece with the tree as it is
-    /// then (to report it, or to write the tree to a file); an error it returns ends
-    /// the growth with that error.
+    /// left of `limits`), the pieces carrying df-pn's numbers from one to the next
+    /// ([`Solver::set_carry_numbers`], set back as it was at the end). `after_piece`
+    /// hears of every piece with the tree as it is then (to report it, or to write the
+    /// tree to a file); an error it returns ends the growth with that error.
     pub fn grow<E: From<TreeError>>(
+        &mut self,
+        solver: &mut Solver,
+        pieces: PieceLimits,
+        limits: &SolveLimits<'_>,
+        after_piece: &mut dyn FnMut(&ProofTree, &PieceReport) -> Result<(), E>,
+    ) -> Result<Growth, E> {
+        let carried = solver.carries_numbers();
+        solver.set_carry_numbers(true);
+        let growth = self.grow_pieces(solver, pieces, limits, after_piece);
+        solver.set_carry_numbers(carried);
+        growth
+    }
+
+    /// [`grow`](Self::grow), with the solver as it is.
+    fn grow_pieces<E: From<TreeError>>(
         &mut self,
         solver: &mut Solver,
         pieces: PieceLimits,
