@@ -11,9 +11,10 @@
 //! its budget is a result for good; one that is not is *expanded*: its children, one
 //! of each set of mirror images, become leaves of their own. The solver's table is kept
 //! from piece to piece, and so are its df-pn numbers, so the children of a leaf that ran
-//! out of budget start from what its piece found. Proven leaves and expanded positions are all the tree holds
-//! ([`TreeFile`]): the numbers and the minimax above them are computed again from
-//! those, and a file written by one run is read by the next.
+//! out of budget start from what its piece found. Proven leaves, expanded positions and
+//! the estimates below are all the tree holds ([`TreeFile`]): the numbers and the
+//! minimax above them are computed again from those, and a file written by one run is
+//! read by the next.
 //!
 //! The numbers are each position's own, for its side to move (negamax): `prove` is the
 //! work left to show that the mover wins, `disprove` that it loses. A proven leaf has
@@ -23,12 +24,11 @@
 //! piece did not fit starts from what that piece left instead, as in PN²: the numbers
 //! its proof-number search gave the leaf, or, where its table proved the leaf, numbers
 //! that make it look as good as decided (its proof follows from the table at once
-//! when the leaf's turn comes); these estimates are kept in the file. An expanded position
-//! takes the smallest `disprove` of its children as its `prove` and the sum of their
-//! `prove` as its `disprove`. Positions reached by several paths (the tree is a graph)
-//! are one node, so their numbers count in every parent, which over-counts shared
-//! work but never decides anything wrongly: a position is decided only by proven
-//! results.
+//! when the leaf's turn comes). An expanded position takes the smallest `disprove` of
+//! its children as its `prove` and the sum of their `prove` as its `disprove`.
+//! Positions reached by several paths (the tree is a graph) are one node, so their
+//! numbers count in every parent, which over-counts shared work but never decides
+//! anything wrongly: a position is decided only by proven results.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
