@@ -235,6 +235,23 @@ fn a_tree_file_that_is_not_this_tree_is_refused() {
 }
 
 #[test]
+fn the_committed_proof_of_the_7x7_removal_b6_stands() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/trees/7x7-any-straight-b6.json"
+    );
+    let file: TreeFile =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("a tree file");
+    let mut root = AnyPosition::start(variant(7, 7, Opening::Any, MultiJump::Straight));
+    root.play_text("b6").unwrap();
+    // Reading it back checks every proven line to the end of the game.
+    let tree = ProofTree::from_file(&file, root).expect("the committed tree");
+    let verdict = tree.verdict().expect("the tree decides its root");
+    assert!(!verdict.side_to_move_wins, "white, to move after b6, loses");
+    check_verdict(&root, &verdict);
+}
+
+#[test]
 fn a_trees_estimates_are_kept_and_checked() {
     let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
     let mut tree = ProofTree::new(root);
