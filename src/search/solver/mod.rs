@@ -685,6 +685,18 @@ mod tests {
         })
     }
 
+    /// The positions after each move of `pos`.
+    fn children(pos: &AnyPosition) -> Vec<AnyPosition> {
+        pos.legal_move_texts()
+            .iter()
+            .map(|m| {
+                let mut child = *pos;
+                child.play_text(m).unwrap();
+                child
+            })
+            .collect()
+    }
+
     #[test]
     fn a_solve_leaves_its_results_and_its_numbers_known() {
         let stop = AtomicBool::new(false);
@@ -719,14 +731,9 @@ mod tests {
             ..SolveLimits::new(&stop)
         };
         assert!(solver.solve_any(&root, &limits, &mut |_| {}).is_err());
-        let children: Vec<Known> = root
-            .legal_move_texts()
+        let children: Vec<Known> = children(&root)
             .iter()
-            .filter_map(|m| {
-                let mut child = root;
-                child.play_text(m).unwrap();
-                solver.known(&child)
-            })
+            .filter_map(|child| solver.known(child))
             .collect();
         assert!(
             children.iter().any(|known| matches!(
@@ -755,14 +762,8 @@ mod tests {
             let mut solver = Solver::new(16);
             solver.set_carry_numbers(carry);
             assert!(solver.solve_any(&root, &budget, &mut |_| {}).is_err());
-            let estimated: Vec<AnyPosition> = root
-                .legal_move_texts()
-                .iter()
-                .map(|m| {
-                    let mut child = root;
-                    child.play_text(m).unwrap();
-                    child
-                })
+            let estimated: Vec<AnyPosition> = children(&root)
+                .into_iter()
                 .filter(|child| matches!(solver.known(child), Some(Known::Numbers { .. })))
                 .collect();
             assert!(!estimated.is_empty());
