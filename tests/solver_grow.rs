@@ -14,7 +14,7 @@ use konane::search::solver::grow::{
     Growth, PieceLimits, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
 };
 use konane::search::solver::{SolveLimits, Solver};
-use solver_support::{Naive, konane_solve, scratch, small, variant};
+use solver_support::{Naive, konane_solve, scratch, small, variant, white_to_move_at_the_gap};
 
 /// Grows `tree` with pieces of `piece_nodes` nodes, at most `max_pieces` of them.
 fn grow(tree: &mut ProofTree, piece_nodes: u64, max_pieces: Option<u64>) -> Growth {
@@ -166,13 +166,7 @@ fn the_outline_says_what_plain_minimax_says_of_each_position() {
 
 #[test]
 fn a_root_whose_side_was_set_by_hand_survives_the_file() {
-    // Two empty squares with white to move: no game reaches it, no text reads as it.
-    let start = AnyPosition::from_text("1wbw/1bwb/bwbw/wbwb b", Opening::Any, MultiJump::Straight)
-        .expect("a position");
-    let root = match start {
-        AnyPosition::Small(p) => AnyPosition::from(p.with_other_side_to_move().unwrap()),
-        _ => unreachable!("4x4 is small"),
-    };
+    let root = white_to_move_at_the_gap("1wbw/1bwb/bwbw/wbwb b");
     let mut tree = ProofTree::new(root);
     let verdict = proven(grow(&mut tree, 1, None));
     assert_eq!(

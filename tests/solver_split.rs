@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use konane::rules::{AnyPosition, MultiJump, Opening};
 use konane::search::solver::split::{self, Part, Shard, SplitError};
 use konane::search::solver::{SolveLimits, Solver};
-use solver_support::{konane_solve, scratch, variant};
+use solver_support::{konane_solve, scratch, variant, white_to_move_at_the_gap};
 
 fn shards(root: &AnyPosition, plies: u32, count: u32) -> Vec<Part> {
     let stop = AtomicBool::new(false);
@@ -131,13 +131,7 @@ fn a_corrupt_part_is_refused() {
 
 #[test]
 fn a_split_of_a_root_whose_side_was_set_by_hand_merges() {
-    // Two empty squares with white to move: no game reaches it, no text reads as it.
-    let start = AnyPosition::from_text("2bw/wbwb/bwbw/wbwb b", Opening::Any, MultiJump::Straight)
-        .expect("a position");
-    let root = match start {
-        AnyPosition::Small(p) => AnyPosition::from(p.with_other_side_to_move().unwrap()),
-        _ => unreachable!("4x4 is small"),
-    };
+    let root = white_to_move_at_the_gap("2bw/wbwb/bwbw/wbwb b");
     let merged = split::merge(&shards(&root, 1, 2)).expect("whole split");
     assert_eq!(merged.root, root);
     assert_eq!(merged.side_to_move_wins, single(&root));

@@ -66,6 +66,15 @@ pub fn small(pos: AnyPosition) -> Position<u64> {
     }
 }
 
+/// The 4x4 position of `text` (black to move, `any` opening, `straight` jumps) with
+/// white to move instead: two empty squares with white to move, which no game reaches
+/// and no text reads as.
+pub fn white_to_move_at_the_gap(text: &str) -> AnyPosition {
+    let black_to_move =
+        small(AnyPosition::from_text(text, Opening::Any, MultiJump::Straight).expect("a position"));
+    AnyPosition::from(black_to_move.with_other_side_to_move().unwrap())
+}
+
 /// Every position reachable from `root`, `root` included.
 pub fn reachable(root: Position<u64>) -> Vec<Position<u64>> {
     let mut seen = HashSet::new();

@@ -289,7 +289,7 @@ impl ProofTree {
                 .index
                 .get(&tree.fold.class(&pos))
                 .copied()
-                .filter(|&n| tree.nodes[n].children.is_none() && !tree.proven.contains_key(&n))
+                .filter(|&n| tree.is_open_leaf(n))
                 .ok_or_else(|| {
                     corrupt(format!(
                         "'{}' has an estimate but is not an open leaf of the tree",
@@ -335,7 +335,7 @@ impl ProofTree {
             .nodes
             .iter()
             .enumerate()
-            .filter(|(node, here)| here.children.is_none() && !self.proven.contains_key(node))
+            .filter(|&(node, _)| self.is_open_leaf(node))
             .filter_map(|(_, here)| {
                 here.estimate.map(|(prove, disprove)| Estimate {
                     position: here.position.to_string(),
@@ -560,7 +560,7 @@ impl ProofTree {
             .map(|&(_, child)| child)
             .collect();
         for child in children {
-            if self.nodes[child].children.is_some() || self.proven.contains_key(&child) {
+            if !self.is_open_leaf(child) {
                 continue;
             }
             let estimate = match solver.known(&self.nodes[child].position) {
@@ -578,6 +578,12 @@ impl ProofTree {
             self.nodes[child].estimate = Some(estimate);
             self.update(child);
         }
+    }
+
+    /// Whether `node` is neither expanded nor proven: a leaf whose numbers are its first
+    /// ones or its estimate.
+    fn is_open_leaf(&self, node: usize) -> bool {
+        self.nodes[node].children.is_none() && !self.proven.contains_key(&node)
     }
 
     /// Computes `node`'s numbers again, and those of every ancestor they change.
