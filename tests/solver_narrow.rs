@@ -1,7 +1,7 @@
 //! `scripts/narrow-table` against a naive solver: on the small boards, every setup's
 //! position is the gap the script names, and both winners (black to move, white to
-//! move) are the naive minimax's. And its `--merge`, which puts rows proven in separate
-//! runs into the table.
+//! move) are the naive minimax's, solved whole or grown piece by piece (`--grow`). And
+//! its `--merge`, which puts rows proven in separate runs into the table.
 
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -71,17 +71,15 @@ fn colour(name: &str) -> Color {
     }
 }
 
-#[test]
-fn the_narrow_board_script_agrees_with_a_naive_solver() {
+/// Runs `scripts/narrow-table --detail` with `args` on the test build of konane-solve,
+/// checks every line's position and both winners against the naive minimax, and that
+/// each class reported on stderr is the one printed, in order. Returns the detail
+/// lines.
+fn run_and_check_detail(args: &[&str]) -> Vec<String> {
     let out = Command::new("bash")
-        .args([
-            "scripts/narrow-table",
-            "--rows",
-            "2 3 4 5:4",
-            "--max-n",
-            "5",
-            "--detail",
-        ])
+        .arg("scripts/narrow-table")
+        .args(args)
+        .arg("--detail")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("KONANE_SOLVE", env!("CARGO_BIN_EXE_konane-solve"))
         .output()
@@ -92,8 +90,8 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut checked = 0;
-    let mut memo = HashMap::new();
+    // One memo per jump rule: a position's winner depends on the rule.
+    let mut memos: HashMap<String, HashMap<String, bool>> = HashMap::new();
     for line in stdout.lines() {
         // "m n rule setup <position text> | <black starts> <white starts> <class>"
         let (setup, result) = line.split_once(" | ").expect("a detail line");
@@ -107,10 +105,11 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
             opening: Opening::Any,
             multi_jump: rule.parse::<MultiJump>().unwrap(),
         };
+        let memo = memos.entry(rule.to_owned()).or_default();
         let board = Board::from_text(text).unwrap();
         let winners: Vec<&str> = result.split(' ').collect();
         for (side, claimed) in [(Color::Black, winners[0]), (Color::White, winners[1])] {
-            let wins = naive_wins(&board.with_side(side), rules, &mut memo);
+            let wins = naive_wins(&board.with_side(side), rules, memo);
             let expected = if wins { side } else { side.opponent() };
             assert_eq!(colour(claimed), expected, "{line}: {side} to move");
         }
@@ -121,11 +120,7 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
             _ => "P",
         };
         assert_eq!(winners[2], class, "{line}");
-        checked += 1;
     }
-    // Rows 2, 3 and 4 with n from 2 to 5, row 5 with n from 2 to 4; four setups, two
-    // rules.
-    assert_eq!(checked, (3 * 4 + 3) * 4 * 2);
     // Each setup's class is reported on stderr too, as soon as it is known: the same
     // classes, in the same order.
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -139,6 +134,52 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
         .filter_map(|line| line.rsplit(' ').next())
         .collect();
     assert_eq!(reported, classes, "{stderr}");
+    stdout.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_narrow_board_script_agrees_with_a_naive_solver() {
+    let lines = run_and_check_detail(&["--rows", "2 3 4 5:4", "--max-n", "5"]);
+    // Rows 2, 3 and 4 with n from 2 to 5, row 5 with n from 2 to 4; four setups, two
+    // rules.
+    assert_eq!(lines.len(), (3 * 4 + 3) * 4 * 2);
+}
+
+/// With `--grow`, each proof is grown in a tree of its own (pieces of 200 nodes, so
+/// the larger setups are cut into many pieces), with the same winners; a second run
+/// reads the finished trees back and prints the same.
+#[test]
+fn grown_narrow_board_proofs_agree_with_a_naive_solver_and_are_kept() {
+    let dir = std::env::temp_dir().join(format!("konane-narrow-grow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let trees = dir.to_str().expect("a UTF-8 temporary folder");
+    let args = [
+        "--rows",
+        "3 4",
+        "--min-n",
+        "5",
+        "--max-n",
+        "6",
+        "--grow",
+        trees,
+        "--piece-nodes",
+        "200",
+    ];
+    let first = run_and_check_detail(&args);
+    assert_eq!(first.len(), 2 * 2 * 4 * 2);
+    // Two trees a setup (black, then white to move), one for each line's solves.
+    let kept = std::fs::read_dir(&dir).expect("the trees' folder").count();
+    assert_eq!(kept, first.len() * 2);
+    let grown = dir.join("4x6-turning-horizontal-middle-white.json");
+    let tree = std::fs::read_to_string(&grown).expect("a tree named after its setup");
+    let tree: serde_json::Value = serde_json::from_str(&tree).expect("a JSON tree");
+    assert_eq!(tree["root"], "bwbwbw/wb2wb/bwbwbw/wbwbwb w");
+    assert!(
+        tree["pieces"].as_u64().expect("a piece count") > 1,
+        "{tree}"
+    );
+    assert_eq!(run_and_check_detail(&args), first);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A copy of the script in a fresh folder, beside a `docs/solved.md` holding `doc`.
