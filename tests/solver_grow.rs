@@ -178,6 +178,21 @@ fn a_root_whose_side_was_set_by_hand_survives_the_file() {
     assert_eq!(read.verdict(), Some(verdict));
 }
 
+/// A root with two empty squares and white to move, proven in its first piece, has its
+/// line too (its line is read through the board's symmetries, and such a root, which
+/// no game reaches, once had no image, not even itself: an empty line).
+#[test]
+fn a_root_whose_side_was_set_by_hand_proven_whole_has_its_line() {
+    for text in ["1wbw/1bwb/bwbw/wbwb b", "bwbwbw/wb2wb/bwbwbw/wbwbwb b"] {
+        let root = white_to_move_at_the_gap(text);
+        let mut tree = ProofTree::new(root);
+        let verdict = proven(grow(&mut tree, 1_000_000, None));
+        assert_eq!(tree.pieces(), 1, "{root}: proven in one piece");
+        assert!(!verdict.pv.is_empty(), "{root}: a line");
+        check_verdict(&root, &verdict);
+    }
+}
+
 #[test]
 fn a_tree_file_that_is_not_this_tree_is_refused() {
     let root = AnyPosition::start(variant(4, 5, Opening::Diagonal, MultiJump::Straight));

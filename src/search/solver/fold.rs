@@ -68,13 +68,22 @@ impl Fold {
 }
 
 /// The image of `pos` under symmetry `s`, which keeps the colouring (so the image is a
-/// possible position under the same rules).
+/// possible position under the same rules). Two empty squares with white to move (the
+/// second half of an outcome class, which no game reaches) map onto the image of the
+/// same stones with black to move, turned.
 fn image<B: Bitboard>(symmetries: &Symmetries, s: usize, pos: &Position<B>) -> Option<Position<B>> {
     let mut occupied = B::EMPTY;
     for sq in pos.occupied().squares() {
         occupied |= B::single(symmetries.image(s, sq));
     }
-    Position::new(pos.geometry(), occupied, pos.side_to_move()).ok()
+    let side = pos.side_to_move();
+    Position::new(pos.geometry(), occupied, side)
+        .ok()
+        .or_else(|| {
+            Position::new(pos.geometry(), occupied, side.opponent())
+                .ok()?
+                .with_other_side_to_move()
+        })
 }
 
 /// The move text `text` with each square replaced by its image under `s`.
