@@ -71,6 +71,33 @@ fn colour(name: &str) -> Color {
     }
 }
 
+/// One `--detail` line: "m n rule setup <position text> | <black starts> <white
+/// starts> <class>", as (m, n, rule, setup, position text, the winners and class).
+struct Detail<'a> {
+    m: usize,
+    n: usize,
+    rule: &'a str,
+    setup: &'a str,
+    text: &'a str,
+    result: &'a str,
+}
+
+fn detail(line: &str) -> Detail<'_> {
+    let (setup, result) = line.split_once(" | ").expect("a detail line");
+    let fields: Vec<&str> = setup.splitn(5, ' ').collect();
+    let [m, n, rule, setup, text] = fields[..] else {
+        panic!("bad line {line}");
+    };
+    Detail {
+        m: m.parse().unwrap(),
+        n: n.parse().unwrap(),
+        rule,
+        setup,
+        text,
+        result,
+    }
+}
+
 /// Runs `scripts/narrow-table --detail` with `args` on the test build of konane-solve,
 /// checks every line's position and both winners against the naive minimax, and that
 /// each class reported on stderr is the one printed, in order. Returns the detail
@@ -93,13 +120,14 @@ fn run_and_check_detail(args: &[&str]) -> Vec<String> {
     // One memo per jump rule: a position's winner depends on the rule.
     let mut memos: HashMap<String, HashMap<String, bool>> = HashMap::new();
     for line in stdout.lines() {
-        // "m n rule setup <position text> | <black starts> <white starts> <class>"
-        let (setup, result) = line.split_once(" | ").expect("a detail line");
-        let fields: Vec<&str> = setup.splitn(5, ' ').collect();
-        let [m, n, rule, name, text] = fields[..] else {
-            panic!("bad line {line}");
-        };
-        let (m, n): (usize, usize) = (m.parse().unwrap(), n.parse().unwrap());
+        let Detail {
+            m,
+            n,
+            rule,
+            setup: name,
+            text,
+            result,
+        } = detail(line);
         assert_eq!(text, setup_text(m, n, name), "{line}");
         let rules = Rules {
             opening: Opening::Any,
@@ -173,11 +201,9 @@ fn grown_narrow_board_proofs_agree_with_a_naive_solver_and_are_kept() {
     // winner the script infers (and `run_and_check_detail` checked).
     let mut expected = Vec::new();
     for line in &first {
-        let fields: Vec<&str> = line.splitn(5, ' ').collect();
-        let [m, n, rule, setup, _] = fields[..] else {
-            panic!("bad line {line}");
-        };
-        let (m, n): (usize, usize) = (m.parse().unwrap(), n.parse().unwrap());
+        let Detail {
+            m, n, rule, setup, ..
+        } = detail(line);
         let swapped = match setup {
             "horizontal-middle" => n % 2 == 0,
             "vertical-middle" => m % 2 == 0,

@@ -66,9 +66,9 @@ pub fn small(pos: AnyPosition) -> Position<u64> {
     }
 }
 
-/// The 4x4 position of `text` (black to move, `any` opening, `straight` jumps) with
-/// white to move instead: two empty squares with white to move, which no game reaches
-/// and no text reads as.
+/// The position of `text` (black to move, `any` opening, `straight` jumps, a board of
+/// at most 64 squares) with white to move instead: two empty squares with white to
+/// move, which no game reaches and no text reads as.
 pub fn white_to_move_at_the_gap(text: &str) -> AnyPosition {
     let black_to_move =
         small(AnyPosition::from_text(text, Opening::Any, MultiJump::Straight).expect("a position"));
