@@ -137,6 +137,34 @@ fn a_tree_read_back_from_its_file_goes_on_where_it_stopped() {
 }
 
 #[test]
+fn a_piece_that_did_not_fit_leaves_its_tables_proofs_in_the_tree() {
+    // One piece each, too small for the root: what the tree holds after it is the
+    // root cut into its moves, and those moves its table proved, kept for good (a
+    // stop right after the piece loses none of them with the table).
+    let mut taken_up = 0;
+    for (w, h, piece_nodes) in [(5, 5, 1_000), (5, 6, 10_000)] {
+        for multi_jump in MultiJump::ALL {
+            let root = AnyPosition::start(variant(w, h, Opening::Any, multi_jump));
+            let mut tree = ProofTree::new(root);
+            assert_eq!(grow(&mut tree, piece_nodes, Some(1)), Growth::PieceLimit);
+            let file = tree.to_file();
+            assert_eq!(file.expanded, [root.to_string()], "{w}x{h} {multi_jump}");
+            for piece in &file.proven {
+                let pos =
+                    AnyPosition::from_text(&piece.position, Opening::Any, multi_jump).unwrap();
+                let truth = Naive::default().wins(&small(pos));
+                assert_eq!(piece.side_to_move_wins, truth, "{w}x{h} {}", piece.position);
+            }
+            taken_up += file.proven.len();
+            // Read back, the tree has them as proven, not as leaves to prove again.
+            let again = ProofTree::from_file(&file, root).expect("its own file");
+            assert_eq!(again.to_file().proven, file.proven);
+        }
+    }
+    assert!(taken_up > 0, "no piece's table proved one of its moves");
+}
+
+#[test]
 fn the_outline_says_what_plain_minimax_says_of_each_position() {
     let root = AnyPosition::start(variant(4, 5, Opening::Any, MultiJump::Turning));
     let mut tree = ProofTree::new(root);

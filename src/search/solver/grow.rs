@@ -22,9 +22,13 @@
 //! move might do) and its number of moves to disprove it (every move must be refuted),
 //! the mobility guess of the solver's own proof-number search. A leaf whose parent's
 //! piece did not fit starts from what that piece left instead, as in PN²: the numbers
-//! its proof-number search gave the leaf, or, where its table proved the leaf, numbers
-//! that make it look as good as decided (its proof follows from the table at once
-//! when the leaf's turn comes). An expanded position takes the smallest `disprove` of
+//! its proof-number search gave the leaf. A leaf its table proved is proven at once,
+//! right after the piece, while the table still holds its proof (a solve the table
+//! answers for next to nothing): left for its turn in the tree, it would be proven
+//! again from nothing whenever the table lost it, to later pieces or with the run's
+//! end. Should that fail (its line cut short, the run stopped), the leaf keeps numbers
+//! that make it look as good as decided, so that its turn comes soon. An expanded
+//! position takes the smallest `disprove` of
 //! its children as its `prove` and the sum of their `prove` as its `disprove`.
 //! Positions reached by several paths (the tree is a graph) are one node, so their
 //! numbers count in every parent, which over-counts shared work but never decides
@@ -173,8 +177,20 @@ pub struct PieceReport {
     pub side_to_move_wins: Option<bool>,
     /// Nodes the piece searched.
     pub nodes: u64,
-    /// How long it took.
+    /// The children of a piece that did not fit proven from its table right after it.
+    pub taken_up: TakenUp,
+    /// How long it took, the taking up included.
     pub elapsed: Duration,
+}
+
+/// The children of a piece that did not fit that its table had proven, proven again
+/// at once (from the table, so for next to nothing) and kept in the tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TakenUp {
+    /// How many were proven.
+    pub positions: usize,
+    /// Nodes their solves searched.
+    pub nodes: u64,
 }
 
 /// How big each piece is, and how many to give at most.
@@ -471,31 +487,31 @@ impl ProofTree {
                         self.prove(leaf, pos, piece);
                         (Some(line.side_to_move_wins), line.nodes)
                     }
-                    Ok(line) => {
-                        self.expand(leaf)?;
-                        self.estimate_children(leaf, solver);
-                        (None, line.nodes)
-                    }
-                    Err(e) if e.reason == InterruptReason::NodeLimit => {
-                        self.expand(leaf)?;
-                        self.estimate_children(leaf, solver);
-                        (None, e.nodes)
-                    }
+                    Ok(line) => (None, line.nodes),
+                    Err(e) if e.reason == InterruptReason::NodeLimit => (None, e.nodes),
                     Err(e) => {
                         self.solver_nodes += e.nodes;
                         self.seconds = seconds_before + started.elapsed().as_secs_f64();
                         return Ok(Growth::Interrupted(e.reason));
                     }
                 };
+            let taken_up = if side_to_move_wins.is_none() {
+                self.expand(leaf)?;
+                self.estimate_children(leaf, solver);
+                self.take_up_children(leaf, solver, &piece_limits)
+            } else {
+                TakenUp::default()
+            };
             given += 1;
             self.pieces += 1;
-            self.solver_nodes += nodes;
+            self.solver_nodes += nodes + taken_up.nodes;
             self.seconds = seconds_before + started.elapsed().as_secs_f64();
             let report = PieceReport {
                 position: pos,
                 depth,
                 side_to_move_wins,
                 nodes,
+                taken_up,
                 elapsed: piece_started.elapsed(),
             };
             after_piece(self, &report)?;
@@ -578,6 +594,60 @@ impl ProofTree {
             self.nodes[child].estimate = Some(estimate);
             self.update(child);
         }
+    }
+
+    /// Proves the open leaves among `node`'s children that the solver's table holds as
+    /// proven, while it still holds them: each is solved with the piece's limits, which
+    /// the table answers at once, and kept if its line reaches the end of the game.
+    /// Left to their turn in the tree, they would be lost with the table when the run
+    /// stops (the estimate saying "as good as decided" would stay in the file, and the
+    /// next run would prove them from an empty table), or when later pieces overwrite
+    /// their entries. Stops at the first solve interrupted, and once `node` is decided.
+    fn take_up_children(
+        &mut self,
+        node: usize,
+        solver: &mut Solver,
+        limits: &SolveLimits<'_>,
+    ) -> TakenUp {
+        let mut taken_up = TakenUp::default();
+        let children: Vec<usize> = self.nodes[node]
+            .children
+            .iter()
+            .flatten()
+            .map(|&(_, child)| child)
+            .collect();
+        for child in children {
+            let (prove, disprove) = self.nodes[node].numbers;
+            if prove == 0 || disprove == 0 {
+                break;
+            }
+            let pos = self.nodes[child].position;
+            if !self.is_open_leaf(child)
+                || !matches!(solver.known(&pos), Some(Known::Proven { .. }))
+            {
+                continue;
+            }
+            match solver.solve_any(&pos, limits, &mut |_| {}) {
+                Ok(line) => {
+                    taken_up.nodes += line.nodes;
+                    if line.line_complete {
+                        taken_up.positions += 1;
+                        let piece = ProvenPiece {
+                            position: pos.to_string(),
+                            side_to_move_wins: line.side_to_move_wins,
+                            pv: line.pv,
+                            nodes: line.nodes,
+                        };
+                        self.prove(child, pos, piece);
+                    }
+                }
+                Err(e) => {
+                    taken_up.nodes += e.nodes;
+                    break;
+                }
+            }
+        }
+        taken_up
     }
 
     /// Whether `node` is neither expanded nor proven: a leaf whose numbers are its first
