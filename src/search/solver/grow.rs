@@ -45,7 +45,7 @@ use crate::with_position;
 
 use super::fold::Fold;
 use super::split::{check_line, moves_by_estimate, parse_variant, read_position};
-use super::{InterruptReason, Known, SolveLimits, Solver};
+use super::{InterruptReason, Known, SolveLimits, SolvedLine, Solver};
 
 /// The format name written into every tree file, checked when one is read.
 pub const TREE_FORMAT: &str = "konane-solve-tree-1";
@@ -110,6 +110,18 @@ pub struct ProvenPiece {
     pub pv: Vec<String>,
     /// Nodes its piece searched.
     pub nodes: u64,
+}
+
+impl ProvenPiece {
+    /// `pos` as the solver proved it, `line` being the solve's complete line.
+    fn solved(pos: &AnyPosition, line: SolvedLine) -> ProvenPiece {
+        ProvenPiece {
+            position: pos.to_string(),
+            side_to_move_wins: line.side_to_move_wins,
+            pv: line.pv,
+            nodes: line.nodes,
+        }
+    }
 }
 
 /// A leaf's first numbers as the solver left them (see the module notes), for its side
@@ -478,14 +490,9 @@ impl ProofTree {
                     // A proof whose line the budget cut short is not kept: every line in
                     // the tree reaches the end of the game, as a file's reader checks.
                     Ok(line) if line.line_complete => {
-                        let piece = ProvenPiece {
-                            position: pos.to_string(),
-                            side_to_move_wins: line.side_to_move_wins,
-                            pv: line.pv,
-                            nodes: line.nodes,
-                        };
-                        self.prove(leaf, pos, piece);
-                        (Some(line.side_to_move_wins), line.nodes)
+                        let result = (Some(line.side_to_move_wins), line.nodes);
+                        self.prove(leaf, pos, ProvenPiece::solved(&pos, line));
+                        result
                     }
                     Ok(line) => (None, line.nodes),
                     Err(e) if e.reason == InterruptReason::NodeLimit => (None, e.nodes),
@@ -565,17 +572,21 @@ impl ProofTree {
         Ok(())
     }
 
-    /// Gives the leaves among `node`'s children the numbers the solver's last solve
-    /// (the piece that did not fit) left them: those it proved look settled, those its
-    /// proof-number search reached take its numbers (see the module notes).
-    fn estimate_children(&mut self, node: usize, solver: &Solver) {
-        let children: Vec<usize> = self.nodes[node]
+    /// `node`'s children in the tree (none while it is a leaf).
+    fn children_of(&self, node: usize) -> Vec<usize> {
+        self.nodes[node]
             .children
             .iter()
             .flatten()
             .map(|&(_, child)| child)
-            .collect();
-        for child in children {
+            .collect()
+    }
+
+    /// Gives the leaves among `node`'s children the numbers the solver's last solve
+    /// (the piece that did not fit) left them: those it proved look settled, those its
+    /// proof-number search reached take its numbers (see the module notes).
+    fn estimate_children(&mut self, node: usize, solver: &Solver) {
+        for child in self.children_of(node) {
             if !self.is_open_leaf(child) {
                 continue;
             }
@@ -610,13 +621,7 @@ impl ProofTree {
         limits: &SolveLimits<'_>,
     ) -> TakenUp {
         let mut taken_up = TakenUp::default();
-        let children: Vec<usize> = self.nodes[node]
-            .children
-            .iter()
-            .flatten()
-            .map(|&(_, child)| child)
-            .collect();
-        for child in children {
+        for child in self.children_of(node) {
             let (prove, disprove) = self.nodes[node].numbers;
             if prove == 0 || disprove == 0 {
                 break;
@@ -632,13 +637,7 @@ impl ProofTree {
                     taken_up.nodes += line.nodes;
                     if line.line_complete {
                         taken_up.positions += 1;
-                        let piece = ProvenPiece {
-                            position: pos.to_string(),
-                            side_to_move_wins: line.side_to_move_wins,
-                            pv: line.pv,
-                            nodes: line.nodes,
-                        };
-                        self.prove(child, pos, piece);
+                        self.prove(child, pos, ProvenPiece::solved(&pos, line));
                     }
                 }
                 Err(e) => {
