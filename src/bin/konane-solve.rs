@@ -480,14 +480,16 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
     };
     let mut report = |tree: &ProofTree, piece: &PieceReport| {
         let (prove, disprove) = tree.root_numbers();
-        let result = match piece.side_to_move_wins {
+        let mut result = match piece.side_to_move_wins {
             Some(wins) => format!("{} wins", winner(piece.position.side_to_move(), wins)),
-            None if piece.taken_up.positions > 0 => format!(
-                "did not fit: cut into its moves, {} of them proven from its table ({} nodes)",
-                piece.taken_up.positions, piece.taken_up.nodes
-            ),
             None => "did not fit: cut into its moves".to_string(),
         };
+        if piece.taken_up.positions > 0 {
+            result += &format!(
+                " ({} leaves proven from the table, {} nodes)",
+                piece.taken_up.positions, piece.taken_up.nodes
+            );
+        }
         console::warn(format!(
             "piece {} (depth {}): {}: {result}, {} nodes, {:.1}s; tree {} positions, root {}/{}",
             tree.pieces(),

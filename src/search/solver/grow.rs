@@ -22,8 +22,9 @@
 //! move might do) and its number of moves to disprove it (every move must be refuted),
 //! the mobility guess of the solver's own proof-number search. A leaf whose parent's
 //! piece did not fit starts from what that piece left instead, as in PN²: the numbers
-//! its proof-number search gave the leaf. A leaf its table proved is proven at once,
-//! right after the piece, while the table still holds its proof (a solve the table
+//! its proof-number search gave the leaf. A leaf the table proved (one of those
+//! children, or any other a piece reached by another path) is proven at once, right
+//! after the piece, while the table still holds its proof (a solve the table
 //! answers for next to nothing): left for its turn in the tree, it would be proven
 //! again from nothing whenever the table lost it, to later pieces or with the run's
 //! end. Should that fail (its line cut short, the run stopped), the leaf keeps numbers
@@ -189,14 +190,15 @@ pub struct PieceReport {
     pub side_to_move_wins: Option<bool>,
     /// Nodes the piece searched.
     pub nodes: u64,
-    /// The children of a piece that did not fit proven from its table right after it.
+    /// The open leaves proven from the table right after the piece.
     pub taken_up: TakenUp,
     /// How long it took, the taking up included.
     pub elapsed: Duration,
 }
 
-/// The children of a piece that did not fit that its table had proven, proven again
-/// at once (from the table, so for next to nothing) and kept in the tree.
+/// Open leaves of the tree that the solver's table had proven (mostly the children
+/// of a piece that did not fit), proven again at once (from the table, so for next to
+/// nothing) and kept in the tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TakenUp {
     /// How many were proven.
@@ -502,13 +504,11 @@ impl ProofTree {
                         return Ok(Growth::Interrupted(e.reason));
                     }
                 };
-            let taken_up = if side_to_move_wins.is_none() {
+            if side_to_move_wins.is_none() {
                 self.expand(leaf)?;
                 self.estimate_children(leaf, solver);
-                self.take_up_children(leaf, solver, &piece_limits)
-            } else {
-                TakenUp::default()
-            };
+            }
+            let taken_up = self.take_up_leaves(solver, &piece_limits);
             given += 1;
             self.pieces += 1;
             self.solver_nodes += nodes + taken_up.nodes;
@@ -607,28 +607,24 @@ impl ProofTree {
         }
     }
 
-    /// Proves the open leaves among `node`'s children that the solver's table holds as
-    /// proven, while it still holds them: each is solved with the piece's limits, which
-    /// the table answers at once, and kept if its line reaches the end of the game.
-    /// Left to their turn in the tree, they would be lost with the table when the run
-    /// stops (the estimate saying "as good as decided" would stay in the file, and the
-    /// next run would prove them from an empty table), or when later pieces overwrite
-    /// their entries. Stops at the first solve interrupted, and once `node` is decided.
-    fn take_up_children(
-        &mut self,
-        node: usize,
-        solver: &mut Solver,
-        limits: &SolveLimits<'_>,
-    ) -> TakenUp {
+    /// Proves the open leaves that the solver's table holds as proven, while it still
+    /// holds them (mostly the children of a piece that did not fit, but also leaves
+    /// elsewhere in the tree that a piece reached by another path): each is solved with
+    /// the piece's limits, which the table answers at once, and kept if its line
+    /// reaches the end of the game. Left to their turn in the tree, they would be lost
+    /// with the table when the run stops (the estimate saying "as good as decided"
+    /// would stay in the file, and the next run would prove them from an empty table),
+    /// or when later pieces overwrite their entries. Stops at the first solve
+    /// interrupted, and once the root is decided.
+    fn take_up_leaves(&mut self, solver: &mut Solver, limits: &SolveLimits<'_>) -> TakenUp {
         let mut taken_up = TakenUp::default();
-        for child in self.children_of(node) {
-            let (prove, disprove) = self.nodes[node].numbers;
+        for leaf in 0..self.nodes.len() {
+            let (prove, disprove) = self.root_numbers();
             if prove == 0 || disprove == 0 {
                 break;
             }
-            let pos = self.nodes[child].position;
-            if !self.is_open_leaf(child)
-                || !matches!(solver.known(&pos), Some(Known::Proven { .. }))
+            let pos = self.nodes[leaf].position;
+            if !self.is_open_leaf(leaf) || !matches!(solver.known(&pos), Some(Known::Proven { .. }))
             {
                 continue;
             }
@@ -637,7 +633,7 @@ impl ProofTree {
                     taken_up.nodes += line.nodes;
                     if line.line_complete {
                         taken_up.positions += 1;
-                        self.prove(child, pos, ProvenPiece::solved(&pos, line));
+                        self.prove(leaf, pos, ProvenPiece::solved(&pos, line));
                     }
                 }
                 Err(e) => {
