@@ -491,12 +491,13 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             );
         }
         console::warn(format!(
-            "piece {} (depth {}): {}: {result}, {} nodes, {:.1}s; tree {} positions, root {}/{}",
+            "piece {} (depth {}): {}: {result}, {} nodes, {:.1}s, table {}‰; tree {} positions, root {}/{}",
             tree.pieces(),
             piece.depth,
             piece.position,
             piece.nodes,
             piece.elapsed.as_secs_f64(),
+            piece.table_permille,
             tree.positions(),
             number_text(prove),
             number_text(disprove)

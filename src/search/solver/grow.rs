@@ -192,6 +192,8 @@ pub struct PieceReport {
     pub nodes: u64,
     /// The open leaves proven from the table right after the piece.
     pub taken_up: TakenUp,
+    /// How full the solver's table was then, in slots per thousand.
+    pub table_permille: u32,
     /// How long it took, the taking up included.
     pub elapsed: Duration,
 }
@@ -519,6 +521,7 @@ impl ProofTree {
                 side_to_move_wins,
                 nodes,
                 taken_up,
+                table_permille: solver.table_permille(),
                 elapsed: piece_started.elapsed(),
             };
             after_piece(self, &report)?;

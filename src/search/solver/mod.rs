@@ -444,6 +444,12 @@ impl Solver {
         self.table.bytes()
     }
 
+    /// How full the table is, in slots per thousand (sampled, like UCI's hashfull).
+    #[must_use]
+    pub fn table_permille(&self) -> u32 {
+        self.table.permille()
+    }
+
     /// What the last solve left known about `pos` (a position of the table's variant;
     /// `None` for any other): its result if the table holds it as proven, else the
     /// df-pn numbers that solve gave it if its proof-number search reached it, else
