@@ -152,6 +152,22 @@ fn the_table_carries_over_between_solves_of_one_variant() {
 }
 
 #[test]
+fn the_table_fill_is_what_the_last_solve_reported_and_clearing_empties_it() {
+    let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
+    let mut solver = Solver::new(1);
+    assert_eq!(solver.table_permille(), 0, "a new table is empty");
+    let result = solve(&mut solver, &pos);
+    assert!(
+        solver.table_permille() > 0,
+        "a proof fills part of the table"
+    );
+    assert!(solver.table_permille() <= 1000);
+    assert_eq!(solver.table_permille(), result.table_permille);
+    solver.clear();
+    assert_eq!(solver.table_permille(), 0, "a cleared table is empty");
+}
+
+#[test]
 fn a_cleared_solver_proves_as_a_fresh_one() {
     let pos = start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
     let mut solver = Solver::new(4);
