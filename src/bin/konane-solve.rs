@@ -485,8 +485,13 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             None => "did not fit: cut into its moves".to_string(),
         };
         if piece.taken_up.positions > 0 {
+            let leaves = if piece.taken_up.positions == 1 {
+                "leaf"
+            } else {
+                "leaves"
+            };
             result += &format!(
-                " ({} leaves proven from the table, {} nodes)",
+                " ({} {leaves} proven from the table, {} nodes)",
                 piece.taken_up.positions, piece.taken_up.nodes
             );
         }
