@@ -429,15 +429,20 @@ impl ProofTree {
         self.nodes[0].numbers
     }
 
+    /// Whether the tree decides the root (without finding its line).
+    fn root_decided(&self) -> bool {
+        let (prove, disprove) = self.root_numbers();
+        prove == 0 || disprove == 0
+    }
+
     /// The root's verdict and line, once the tree decides it.
     #[must_use]
     pub fn verdict(&self) -> Option<Verdict> {
-        let (prove, disprove) = self.root_numbers();
-        if prove != 0 && disprove != 0 {
+        if !self.root_decided() {
             return None;
         }
         Some(Verdict {
-            side_to_move_wins: prove == 0,
+            side_to_move_wins: self.root_numbers().0 == 0,
             pv: self.line(0, &mut HashMap::new()),
         })
     }
@@ -622,8 +627,7 @@ impl ProofTree {
     fn take_up_leaves(&mut self, solver: &mut Solver, limits: &SolveLimits<'_>) -> TakenUp {
         let mut taken_up = TakenUp::default();
         for leaf in 0..self.nodes.len() {
-            let (prove, disprove) = self.root_numbers();
-            if prove == 0 || disprove == 0 {
+            if self.root_decided() {
                 break;
             }
             let pos = self.nodes[leaf].position;
