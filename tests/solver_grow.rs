@@ -271,21 +271,37 @@ fn a_tree_file_that_is_not_this_tree_is_refused() {
     assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("both")));
 }
 
-#[test]
-fn the_committed_proof_of_the_7x7_removal_b6_stands() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/docs/trees/7x7-any-straight-b6.json"
-    );
+/// Reads a proof committed in `docs/trees` (which checks every proven line to the end of
+/// the game) and checks that it decides `root` as `side_to_move_wins` with a line that
+/// ends the game.
+fn check_committed_proof(name: &str, root: AnyPosition, side_to_move_wins: bool) {
+    let path = format!("{}/docs/trees/{name}", env!("CARGO_MANIFEST_DIR"));
     let file: TreeFile =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("a tree file");
-    let mut root = AnyPosition::start(variant(7, 7, Opening::Any, MultiJump::Straight));
-    root.play_text("b6").unwrap();
-    // Reading it back checks every proven line to the end of the game.
     let tree = ProofTree::from_file(&file, root).expect("the committed tree");
     let verdict = tree.verdict().expect("the tree decides its root");
-    assert!(!verdict.side_to_move_wins, "white, to move after b6, loses");
+    assert_eq!(verdict.side_to_move_wins, side_to_move_wins, "{name}");
     check_verdict(&root, &verdict);
+}
+
+#[test]
+fn the_committed_proof_of_the_7x7_removal_b6_stands() {
+    let mut root = AnyPosition::start(variant(7, 7, Opening::Any, MultiJump::Straight));
+    root.play_text("b6").unwrap();
+    // White, to move after b6, loses.
+    check_committed_proof("7x7-any-straight-b6.json", root, false);
+}
+
+#[test]
+fn the_committed_proof_of_the_4x14_horizontal_middle_gap_stands() {
+    let root = AnyPosition::from_text(
+        "bwbwbwbwbwbwbw/wbwbwb2wbwbwb/bwbwbwbwbwbwbw/wbwbwbwbwbwbwb b",
+        Opening::Any,
+        MultiJump::Straight,
+    )
+    .unwrap();
+    // Black, to move, loses; the setup swaps onto itself, so it is P.
+    check_committed_proof("4x14-straight-horizontal-middle-black.json", root, false);
 }
 
 #[test]
