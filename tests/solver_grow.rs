@@ -305,6 +305,15 @@ fn the_committed_proof_of_the_4x14_horizontal_middle_gap_stands() {
 }
 
 #[test]
+fn the_committed_proof_of_the_4x16_horizontal_corner_gap_stands() {
+    let root = white_to_move_at_the_gap(
+        "2bwbwbwbwbwbwbw/wbwbwbwbwbwbwbwb/bwbwbwbwbwbwbwbw/wbwbwbwbwbwbwbwb b",
+    );
+    // White, to move, wins; with black to move white wins too, so the setup is R.
+    check_committed_proof("4x16-straight-horizontal-corner-white.json", root, true);
+}
+
+#[test]
 fn a_trees_estimates_are_kept_and_checked() {
     let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
     let mut tree = ProofTree::new(root);
