@@ -11,32 +11,37 @@ use std::sync::atomic::AtomicBool;
 
 use konane::rules::{AnyPosition, MultiJump, Opening};
 use konane::search::solver::grow::{
-    Growth, PieceLimits, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
+    Growth, PieceLimits, PieceReport, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
 };
 use konane::search::solver::{SolveLimits, Solver};
 use solver_support::{Naive, konane_solve, scratch, small, variant, white_to_move_at_the_gap};
 
 /// Grows `tree` with pieces of `piece_nodes` nodes, at most `max_pieces` of them.
 fn grow(tree: &mut ProofTree, piece_nodes: u64, max_pieces: Option<u64>) -> Growth {
+    grow_within(tree, PieceLimits::new(piece_nodes, max_pieces)).0
+}
+
+/// Grows `tree` within `pieces`, with what each piece did.
+fn grow_within(tree: &mut ProofTree, pieces: PieceLimits) -> (Growth, Vec<PieceReport>) {
     let stop = AtomicBool::new(false);
-    let pieces = PieceLimits {
-        piece_nodes,
-        max_pieces,
-    };
     let mut solver = Solver::new(4);
+    let mut reports = Vec::new();
     let growth = tree
         .grow::<TreeError>(
             &mut solver,
             pieces,
             &SolveLimits::new(&stop),
-            &mut |_, _| Ok(()),
+            &mut |_, report| {
+                reports.push(*report);
+                Ok(())
+            },
         )
         .expect("a tree within its bounds");
     assert!(
         !solver.carries_numbers(),
         "grow sets the solver's numbers back as they were"
     );
-    growth
+    (growth, reports)
 }
 
 fn proven(growth: Growth) -> Verdict {
@@ -162,6 +167,42 @@ fn a_piece_that_did_not_fit_leaves_its_tables_proofs_in_the_tree() {
         }
     }
     assert!(taken_up > 0, "no piece's table proved one of its moves");
+}
+
+#[test]
+fn a_leaf_the_table_cannot_prove_again_within_its_budget_waits_for_its_turn() {
+    // A take-up budget of one node fits no proof: each leaf the table proved is given
+    // up once, not tried again after every later piece (which would count each many
+    // times over), and the tree still proves what a single proof says, those leaves
+    // proven as pieces of their own.
+    for multi_jump in MultiJump::ALL {
+        let root = AnyPosition::start(variant(5, 6, Opening::Any, multi_jump));
+        let stop = AtomicBool::new(false);
+        let single = Solver::new(4)
+            .solve_any(&root, &SolveLimits::new(&stop), &mut |_| {})
+            .expect("an unlimited solve finishes");
+        let pieces = PieceLimits {
+            take_up_nodes: 1,
+            ..PieceLimits::new(200, None)
+        };
+        let mut tree = ProofTree::new(root);
+        let (growth, reports) = grow_within(&mut tree, pieces);
+        let verdict = proven(growth);
+        assert_eq!(
+            verdict.side_to_move_wins, single.side_to_move_wins,
+            "{multi_jump}"
+        );
+        check_verdict(&root, &verdict);
+        let taken_up: usize = reports.iter().map(|r| r.taken_up.positions).sum();
+        let given_up: usize = reports.iter().map(|r| r.taken_up.given_up).sum();
+        assert_eq!(taken_up, 0, "{multi_jump}: a take-up fitted one node");
+        assert!(given_up > 0, "{multi_jump}: no leaf was given up");
+        assert!(
+            given_up <= tree.positions(),
+            "{multi_jump}: {given_up} leaves given up among {} positions",
+            tree.positions()
+        );
+    }
 }
 
 #[test]

@@ -68,7 +68,8 @@ solve options:
                         endgames and of 6x6 and 6x7)
 grow options (with --grow):
   --piece-nodes N       the solver's budget for one piece (default 50000000); a piece
-                        that does not fit is cut into its children
+                        that does not fit is cut into its children, and those the
+                        table proved are proven again with at most N/10 nodes each
   --max-pieces N        stop after N pieces (the tree is kept; run again to go on)
   --outline PLIES       grow nothing: print the tree in FILE to PLIES plies, one
                         position a line (the moves to it; wins / loses for its side
@@ -236,10 +237,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
         }
         (Some(file), piece_nodes, max_pieces, outline) => Some(GrowJob {
             file,
-            limits: PieceLimits {
-                piece_nodes: piece_nodes.unwrap_or(DEFAULT_PIECE_NODES),
-                max_pieces,
-            },
+            limits: PieceLimits::new(piece_nodes.unwrap_or(DEFAULT_PIECE_NODES), max_pieces),
             outline,
         }),
         (None, None, None, None) => None,
@@ -484,15 +482,20 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             Some(wins) => format!("{} wins", winner(piece.position.side_to_move(), wins)),
             None => "did not fit: cut into its moves".to_string(),
         };
-        if piece.taken_up.positions > 0 {
-            let leaves = if piece.taken_up.positions == 1 {
+        let taken_up = &piece.taken_up;
+        if taken_up.positions > 0 || taken_up.given_up > 0 {
+            let leaves = if taken_up.positions == 1 {
                 "leaf"
             } else {
                 "leaves"
             };
+            let given_up = match taken_up.given_up {
+                0 => String::new(),
+                n => format!(", {n} given up"),
+            };
             result += &format!(
-                " ({} {leaves} proven from the table, {} nodes)",
-                piece.taken_up.positions, piece.taken_up.nodes
+                " ({} {leaves} proven from the table{given_up}, {} nodes)",
+                taken_up.positions, taken_up.nodes
             );
         }
         console::warn(format!(

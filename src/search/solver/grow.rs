@@ -27,15 +27,19 @@
 //! after the piece, while the table still holds its proof (a solve the table
 //! answers for next to nothing): left for its turn in the tree, it would be proven
 //! again from nothing whenever the table lost it, to later pieces or with the run's
-//! end. Should that fail (its line cut short, the run stopped), the leaf keeps numbers
-//! that make it look as good as decided, so that its turn comes soon. An expanded
-//! position takes the smallest `disprove` of
-//! its children as its `prove` and the sum of their `prove` as its `disprove`.
+//! end. Such a solve gets a tenth of a piece's budget: the table may have kept the
+//! leaf's own entry but lost the proofs below it to later pieces, and proving it
+//! again is then a piece's work, better done when the tree picks it. Should that fail
+//! (the budget spent, its line cut short, the run stopped), the leaf keeps numbers
+//! that make it look as good as decided, so that its turn comes soon; one that did not
+//! fit is not taken up again in the run. An expanded position takes the smallest
+//! `disprove` of its children as its `prove` and the sum of their `prove` as its
+//! `disprove`.
 //! Positions reached by several paths (the tree is a graph) are one node, so their
 //! numbers count in every parent, which over-counts shared work but never decides
 //! anything wrongly: a position is decided only by proven results.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -199,12 +203,15 @@ pub struct PieceReport {
 }
 
 /// Open leaves of the tree that the solver's table had proven (mostly the children
-/// of a piece that did not fit), proven again at once (from the table, so for next to
-/// nothing) and kept in the tree.
+/// of a piece that did not fit), proven again at once (from the table, so mostly for
+/// next to nothing) and kept in the tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TakenUp {
     /// How many were proven.
     pub positions: usize,
+    /// How many did not fit [`PieceLimits::take_up_nodes`] and were left for their
+    /// turn as pieces (none of them is tried again in the run).
+    pub given_up: usize,
     /// Nodes their solves searched.
     pub nodes: u64,
 }
@@ -214,8 +221,23 @@ pub struct TakenUp {
 pub struct PieceLimits {
     /// The solver's node budget for one leaf.
     pub piece_nodes: u64,
+    /// The budget for proving again a leaf the table proved (see the module notes).
+    pub take_up_nodes: u64,
     /// Stop after this many pieces in this round (`None`: no limit).
     pub max_pieces: Option<u64>,
+}
+
+impl PieceLimits {
+    /// Pieces of `piece_nodes` nodes, at most `max_pieces` of them, taking up a leaf
+    /// the table proved with a tenth of that.
+    #[must_use]
+    pub fn new(piece_nodes: u64, max_pieces: Option<u64>) -> PieceLimits {
+        PieceLimits {
+            piece_nodes,
+            take_up_nodes: (piece_nodes / 10).max(1),
+            max_pieces,
+        }
+    }
 }
 
 /// One position of the tree.
@@ -247,6 +269,9 @@ pub struct ProofTree {
     /// Proven leaves by node index, with the position the solver proved (a member of
     /// the node's class) and its result.
     proven: HashMap<usize, (AnyPosition, ProvenPiece)>,
+    /// Open leaves whose take-up did not fit its budget in this run, left for their
+    /// turn as pieces (not kept in the file).
+    given_up: HashSet<usize>,
     pieces: u64,
     solver_nodes: u64,
     seconds: f64,
@@ -262,6 +287,7 @@ impl ProofTree {
             nodes: Vec::new(),
             index: HashMap::new(),
             proven: HashMap::new(),
+            given_up: HashSet::new(),
             pieces: 0,
             solver_nodes: 0,
             seconds: 0.0,
@@ -515,7 +541,11 @@ impl ProofTree {
                 self.expand(leaf)?;
                 self.estimate_children(leaf, solver);
             }
-            let taken_up = self.take_up_leaves(solver, &piece_limits);
+            let take_up_limits = SolveLimits {
+                node_limit: Some(pieces.take_up_nodes),
+                ..*limits
+            };
+            let taken_up = self.take_up_leaves(solver, &take_up_limits);
             given += 1;
             self.pieces += 1;
             self.solver_nodes += nodes + taken_up.nodes;
@@ -618,12 +648,14 @@ impl ProofTree {
     /// Proves the open leaves that the solver's table holds as proven, while it still
     /// holds them (mostly the children of a piece that did not fit, but also leaves
     /// elsewhere in the tree that a piece reached by another path): each is solved with
-    /// the piece's limits, which the table answers at once, and kept if its line
-    /// reaches the end of the game. Left to their turn in the tree, they would be lost
-    /// with the table when the run stops (the estimate saying "as good as decided"
-    /// would stay in the file, and the next run would prove them from an empty table),
-    /// or when later pieces overwrite their entries. Stops at the first solve
-    /// interrupted, and once the root is decided.
+    /// `limits` (the take-up budget), which the table mostly answers at once, and kept
+    /// if its line reaches the end of the game. Left to their turn in the tree, they
+    /// would be lost with the table when the run stops (the estimate saying "as good
+    /// as decided" would stay in the file, and the next run would prove them from an
+    /// empty table), or when later pieces overwrite their entries. A leaf whose solve
+    /// runs out of nodes, or whose line is cut short, is given up for the run: the
+    /// table has lost what lies below it. Stops at the first solve interrupted for
+    /// another reason, and once the root is decided.
     fn take_up_leaves(&mut self, solver: &mut Solver, limits: &SolveLimits<'_>) -> TakenUp {
         let mut taken_up = TakenUp::default();
         for leaf in 0..self.nodes.len() {
@@ -631,21 +663,27 @@ impl ProofTree {
                 break;
             }
             let pos = self.nodes[leaf].position;
-            if !self.is_open_leaf(leaf) || !matches!(solver.known(&pos), Some(Known::Proven { .. }))
+            if !self.is_open_leaf(leaf)
+                || self.given_up.contains(&leaf)
+                || !matches!(solver.known(&pos), Some(Known::Proven { .. }))
             {
                 continue;
             }
-            match solver.solve_any(&pos, limits, &mut |_| {}) {
-                Ok(line) => {
-                    taken_up.nodes += line.nodes;
-                    if line.line_complete {
-                        taken_up.positions += 1;
-                        self.prove(leaf, pos, ProvenPiece::solved(&pos, line));
-                    }
+            let solved = solver.solve_any(&pos, limits, &mut |_| {});
+            let nodes = match &solved {
+                Ok(line) => line.nodes,
+                Err(e) => e.nodes,
+            };
+            taken_up.nodes += nodes;
+            match solved {
+                Ok(line) if line.line_complete => {
+                    taken_up.positions += 1;
+                    self.prove(leaf, pos, ProvenPiece::solved(&pos, line));
                 }
-                Err(e) => {
-                    taken_up.nodes += e.nodes;
-                    break;
+                Err(e) if e.reason != InterruptReason::NodeLimit => break,
+                _ => {
+                    taken_up.given_up += 1;
+                    self.given_up.insert(leaf);
                 }
             }
         }
