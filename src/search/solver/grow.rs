@@ -503,6 +503,14 @@ impl ProofTree {
     ) -> Result<Growth, E> {
         let started = Instant::now();
         let seconds_before = self.seconds;
+        let piece_limits = SolveLimits {
+            node_limit: Some(pieces.piece_nodes),
+            ..*limits
+        };
+        let take_up_limits = SolveLimits {
+            node_limit: Some(pieces.take_up_nodes),
+            ..*limits
+        };
         let mut given = 0;
         loop {
             if let Some(verdict) = self.verdict() {
@@ -515,10 +523,6 @@ impl ProofTree {
             // The descent keeps to undecided nodes, so the leaf is not proven yet.
             debug_assert!(!self.proven.contains_key(&leaf), "a proven leaf chosen");
             let pos = self.nodes[leaf].position;
-            let piece_limits = SolveLimits {
-                node_limit: Some(pieces.piece_nodes),
-                ..*limits
-            };
             let piece_started = Instant::now();
             let (side_to_move_wins, nodes) =
                 match solver.solve_any(&pos, &piece_limits, &mut |_| {}) {
@@ -541,10 +545,6 @@ impl ProofTree {
                 self.expand(leaf)?;
                 self.estimate_children(leaf, solver);
             }
-            let take_up_limits = SolveLimits {
-                node_limit: Some(pieces.take_up_nodes),
-                ..*limits
-            };
             let taken_up = self.take_up_leaves(solver, &take_up_limits);
             given += 1;
             self.pieces += 1;
