@@ -139,19 +139,37 @@ fn refuse(status: StatusCode, why: &str) -> Response {
 }
 
 /// Whether `host` (a Host header) names this server: an IP address or `localhost`, or
-/// the name given with `--host`, with the server's port. Other names are refused, so a
-/// page from a rebound DNS name cannot talk to the server.
+/// the name given with `--host`, with the server's port (which a browser leaves out
+/// when it is 80, HTTP's default). Other names are refused, so a page from a rebound
+/// DNS name cannot talk to the server.
 fn host_allowed(host: &str, port: u16, named: Option<&str>) -> bool {
-    let Some((name, p)) = host.rsplit_once(':') else {
+    let Some((name, given_port)) = split_host(host) else {
         return false;
     };
-    if p.parse::<u16>() != Ok(port) {
-        return false;
+    let port_matches = match given_port {
+        Some(p) => p.parse::<u16>() == Ok(port),
+        None => port == 80,
+    };
+    port_matches
+        && (name.parse::<std::net::IpAddr>().is_ok()
+            || name.eq_ignore_ascii_case("localhost")
+            || named.is_some_and(|n| n.eq_ignore_ascii_case(name)))
+}
+
+/// A Host header's name (an IPv6 address without its brackets) and its port, if it
+/// gives one; `None` if the brackets of an IPv6 address are not closed.
+fn split_host(host: &str) -> Option<(&str, Option<&str>)> {
+    if let Some(bracketed) = host.strip_prefix('[') {
+        let (address, rest) = bracketed.split_once(']')?;
+        return match rest {
+            "" => Some((address, None)),
+            _ => Some((address, Some(rest.strip_prefix(':')?))),
+        };
     }
-    let bare = name.trim_start_matches('[').trim_end_matches(']');
-    bare.parse::<std::net::IpAddr>().is_ok()
-        || bare.eq_ignore_ascii_case("localhost")
-        || named.is_some_and(|n| n.eq_ignore_ascii_case(bare))
+    Some(match host.split_once(':') {
+        Some((name, port)) => (name, Some(port)),
+        None => (host, None),
+    })
 }
 
 /// Why a request is refused, if it is: a Host that is not this server's, or an Origin
@@ -319,7 +337,12 @@ mod tests {
         assert!(host_allowed("[::1]:80", 80, None));
         assert!(!host_allowed("127.0.0.1:81", 80, None));
         assert!(!host_allowed("evil.example:80", 80, None));
-        assert!(!host_allowed("127.0.0.1", 80, None));
+        assert!(host_allowed("127.0.0.1", 80, None));
+        assert!(host_allowed("[::1]", 80, None));
+        assert!(!host_allowed("127.0.0.1", 8080, None));
+        assert!(!host_allowed("[::1", 80, None));
+        assert!(!host_allowed("[::1]x80", 80, None));
+        assert!(!host_allowed("::1:80", 80, None));
         assert!(host_allowed("box.lan:80", 80, Some("box.lan")));
     }
 
