@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use konane::rules::{AnyPosition, MultiJump, Opening};
 use konane::search::solver::grow::{
-    Growth, PieceLimits, PieceReport, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
+    Grafted, Growth, PieceLimits, PieceReport, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
 };
 use konane::search::solver::{SolveLimits, Solver};
 use solver_support::{Naive, konane_solve, scratch, small, variant, white_to_move_at_the_gap};
@@ -312,6 +312,174 @@ fn a_tree_file_that_is_not_this_tree_is_refused() {
     assert!(matches!(refused(&bad), Some(TreeError::Corrupt(why)) if why.contains("both")));
 }
 
+/// A position of 5x6 whose side to move loses (the start, or the start after its
+/// winning move), so that a proof of it must decide every one of its moves.
+fn a_lost_position() -> AnyPosition {
+    let start = AnyPosition::start(variant(5, 6, Opening::Diagonal, MultiJump::Straight));
+    let stop = AtomicBool::new(false);
+    let single = Solver::new(4)
+        .solve_any(&start, &SolveLimits::new(&stop), &mut |_| {})
+        .expect("an unlimited solve finishes");
+    let mut lost = start;
+    if single.side_to_move_wins {
+        lost.play_text(&single.pv[0]).unwrap();
+    }
+    lost
+}
+
+/// The proven tree of `root`, grown with pieces of `piece_nodes` nodes.
+fn proven_tree(root: AnyPosition, piece_nodes: u64) -> ProofTree {
+    let mut tree = ProofTree::new(root);
+    proven(grow(&mut tree, piece_nodes, None));
+    tree
+}
+
+#[test]
+fn a_grafted_subtree_is_not_proven_again() {
+    let root = a_lost_position();
+    let mut child = root;
+    child.play_text(&root.legal_move_texts()[0]).unwrap();
+    let subtree = proven_tree(child, 200).to_file();
+    assert!(subtree.pieces > 1, "the subtree took several pieces");
+    let grafted_texts: Vec<&String> = subtree
+        .expanded
+        .iter()
+        .chain(subtree.proven.iter().map(|p| &p.position))
+        .collect();
+
+    let mut tree = ProofTree::new(root);
+    let grafted = tree.graft(&subtree).expect("a subtree of the same rules");
+    assert_eq!(grafted.expanded, subtree.expanded.len());
+    assert_eq!(grafted.proven, subtree.proven.len());
+    let (growth, reports) = grow_within(&mut tree, PieceLimits::new(200, None));
+    let verdict = proven(growth);
+    assert!(!verdict.side_to_move_wins, "{root} is lost for its mover");
+    check_verdict(&root, &verdict);
+    // Every move of a lost position is decided in its proof, the grafted one too, but
+    // by the graft: no piece went to a position the subtree had settled.
+    for report in &reports {
+        let text = report.position.to_string();
+        assert!(!grafted_texts.contains(&&text), "{text} proven again");
+    }
+    assert_eq!(tree.grafts().len(), 1);
+    assert_eq!(tree.grafts()[0].root, child.to_string());
+    assert_eq!(tree.grafts()[0].nodes, subtree.nodes);
+
+    // Grafting it again adds nothing, and records it once; the record survives the
+    // file.
+    assert_eq!(tree.graft(&subtree).unwrap(), Grafted::default());
+    assert_eq!(tree.grafts().len(), 1);
+    let file = tree.to_file();
+    let again = ProofTree::from_file(&file, root).expect("its own file");
+    assert_eq!(again.grafts(), tree.grafts());
+    assert_eq!(again.to_file(), file);
+}
+
+#[test]
+fn a_grafted_proof_decides_a_position_the_tree_had_expanded() {
+    let root = a_lost_position();
+    let mut tree = ProofTree::new(root);
+    assert_eq!(grow(&mut tree, 50, Some(4)), Growth::PieceLimit);
+    let before = tree.to_file();
+    let expanded = before
+        .expanded
+        .iter()
+        .find(|&text| *text != root.to_string())
+        .expect("four small pieces expand more than the root");
+    let pos = AnyPosition::from_text(expanded, Opening::Diagonal, MultiJump::Straight).unwrap();
+    // Pieces large enough to prove it whole: its tree's one proof is of that position.
+    let whole = proven_tree(pos, 100_000_000).to_file();
+    assert_eq!(whole.proven.len(), 1);
+    assert_eq!(whole.proven[0].position, *expanded);
+
+    let grafted = tree.graft(&whole).expect("a tree of the same rules");
+    assert_eq!(
+        grafted,
+        Grafted {
+            expanded: 0,
+            proven: 1
+        }
+    );
+    let file = tree.to_file();
+    assert!(!file.expanded.contains(expanded), "kept as proven only");
+    assert!(file.proven.iter().any(|p| p.position == *expanded));
+    let mut again = ProofTree::from_file(&file, root).expect("a clash-free file");
+    assert_eq!(again.to_file(), file);
+    let verdict = proven(grow(&mut again, 50, None));
+    assert!(!verdict.side_to_move_wins, "{root} is lost for its mover");
+    check_verdict(&root, &verdict);
+    let truth = Naive::default().wins(&small(pos));
+    assert_eq!(whole.proven[0].side_to_move_wins, truth, "{pos}");
+}
+
+#[test]
+fn a_tree_of_other_rules_or_with_a_false_line_is_not_grafted() {
+    let root = AnyPosition::start(variant(4, 5, Opening::Diagonal, MultiJump::Straight));
+    let good = proven_tree(root, 20).to_file();
+    let turning = AnyPosition::start(variant(4, 5, Opening::Diagonal, MultiJump::Turning));
+    let mut tree = ProofTree::new(turning);
+    assert!(matches!(
+        tree.graft(&good),
+        Err(TreeError::OtherRules { .. })
+    ));
+
+    let mut tree = ProofTree::new(root);
+    let mut bad = good.clone();
+    let last = bad.proven.len() - 1;
+    bad.proven[last].side_to_move_wins = !bad.proven[last].side_to_move_wins;
+    assert!(matches!(tree.graft(&bad), Err(TreeError::Corrupt(why)) if why.contains("line")));
+    // Nothing of the refused file was added, not even what came before the false line.
+    assert_eq!(tree.to_file(), ProofTree::new(root).to_file());
+    assert!(tree.grafts().is_empty());
+}
+
+#[test]
+fn konane_solve_grafts_a_subtree_onto_a_tree() {
+    let dir = scratch("grow-graft");
+    let sub = dir.join("sub.json").display().to_string();
+    let file = dir.join("tree.json").display().to_string();
+    let (code, _, err) = konane_solve(&[
+        "--size",
+        "5x5",
+        "--moves",
+        "c3",
+        "--grow",
+        &sub,
+        "--piece-nodes",
+        "200",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = konane_solve(&[
+        "--size",
+        "5x5",
+        "--grow",
+        &file,
+        "--graft",
+        &sub,
+        "--piece-nodes",
+        "200",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("grafted "), "{err}");
+    assert!(out.contains("black wins"), "{out}");
+    assert!(out.contains("; grafted trees: "), "{out}");
+    let written: TreeFile =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).expect("a tree file");
+    assert_eq!(written.grafts.len(), 1);
+
+    // A tree of other rules is refused in one line, the tree file left as it was.
+    let other = dir.join("other.json").display().to_string();
+    let (code, _, err) = konane_solve(&["--size", "4x4", "--grow", &other, "--piece-nodes", "100"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let (code, _, err) = konane_solve(&["--size", "5x5", "--grow", &file, "--graft", &other]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the tree to graft is of"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let unchanged: TreeFile =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).expect("a tree file");
+    assert_eq!(unchanged, written);
+}
+
 /// Reads a proof committed in `docs/trees` (which checks every proven line to the end of
 /// the game) and checks that it decides `root` as `side_to_move_wins` with a line that
 /// ends the game.
@@ -323,6 +491,23 @@ fn check_committed_proof(name: &str, root: AnyPosition, side_to_move_wins: bool)
     let verdict = tree.verdict().expect("the tree decides its root");
     assert_eq!(verdict.side_to_move_wins, side_to_move_wins, "{name}");
     check_verdict(&root, &verdict);
+}
+
+#[test]
+fn the_committed_proof_of_4x15_turning_after_d4b4_a2a4_f4d4_e2e4_stands() {
+    // The horizontal corner gap of 4 x 15, white to move, after d4b4 a2a4 f4d4 e2e4:
+    // white wins (with c3a3), so black's e2e4 does not refute f4d4 under `turning`.
+    let root = AnyPosition::from_text(
+        "bw1wb1bwbwbwbwb/1bwb1bwbwbwbwbw/1wbw1wbwbwbwbwb/wbwbwbwbwbwbwbw w",
+        Opening::Any,
+        MultiJump::Turning,
+    )
+    .unwrap();
+    check_committed_proof(
+        "15x4-turning-corner-after-d4b4-a2a4-f4d4-e2e4.json",
+        root,
+        true,
+    );
 }
 
 #[test]
@@ -452,6 +637,7 @@ fn konane_solve_refuses_grow_options_out_of_place() {
         &["--size", "4x4", "--piece-nodes", "10"][..],
         &["--size", "4x4", "--max-pieces", "10"][..],
         &["--size", "4x4", "--outline", "2"][..],
+        &["--size", "4x4", "--graft", "t.json"][..],
         &[
             "--size",
             "4x4",

@@ -9,6 +9,8 @@
 //! konane-solve merge FILE...                                  combine the shards' files
 //! konane-solve [options] --grow FILE [--piece-nodes N]        grow a proof piece by piece,
 //!                                                             kept in FILE between runs
+//! konane-solve [options] --grow FILE --graft OTHER            ... with another tree's
+//!                                                             proofs grafted on first
 //! ```
 //!
 //! Run with `--help` for the options. Exit status: 0 when proven (or merged), 1 when a
@@ -74,6 +76,10 @@ grow options (with --grow):
   --outline PLIES       grow nothing: print the tree in FILE to PLIES plies, one
                         position a line (the moves to it; wins / loses for its side
                         to move, or its proof/disproof numbers while open)
+  --graft OTHER         first add what the tree file OTHER holds (a tree of any
+                        position of the same rules, say a subtree grown alone or on
+                        another machine): its proofs count wherever this tree meets
+                        their positions; may be given more than once
   With --grow the most-proving position of the tree is proven with at most N nodes
   (one table for the whole run, --hash MB); a proof is kept, a position that does not
   fit is replaced by its children, each starting from the proof numbers that piece
@@ -121,6 +127,8 @@ struct GrowJob {
     limits: PieceLimits,
     /// Print this many plies of the tree instead of growing it.
     outline: Option<usize>,
+    /// Tree files whose facts are grafted onto the tree first.
+    grafts: Vec<String>,
 }
 
 /// What to do with the positions `--split` names.
@@ -176,6 +184,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
     let (mut split_plies, mut shard, mut out, mut list) = (None, None, None, false);
     let (mut grow_file, mut piece_nodes, mut max_pieces) = (None, None, None);
     let mut outline = None;
+    let mut grafts = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -214,6 +223,7 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
             "--list" => list = true,
             "--grow" => grow_file = Some(value()?.clone()),
             "--outline" => outline = Some(number(value()?, 0, 1 << 16).map_err(|e| bad(&e))?),
+            "--graft" => grafts.push(value()?.clone()),
             "--piece-nodes" => {
                 piece_nodes = Some(number(value()?, 1, u64::MAX).map_err(|e| bad(&e))?);
             }
@@ -239,11 +249,12 @@ fn parse(args: &[String]) -> Result<Options, Failure> {
             file,
             limits: PieceLimits::new(piece_nodes.unwrap_or(DEFAULT_PIECE_NODES), max_pieces),
             outline,
+            grafts,
         }),
-        (None, None, None, None) => None,
+        (None, None, None, None) if grafts.is_empty() => None,
         (None, ..) => {
             return Err(usage(
-                "--piece-nodes, --max-pieces and --outline need --grow",
+                "--piece-nodes, --max-pieces, --outline and --graft need --grow",
             ));
         }
     };
@@ -465,6 +476,16 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
         }
         Err(e) => return Err(usage(format!("{}: {e}", job.file))),
     };
+    for other in &job.grafts {
+        let file: TreeFile = read_json(Path::new(other), "a tree file").map_err(usage)?;
+        let grafted = tree
+            .graft(&file)
+            .map_err(|e| usage(format!("{other}: {e}")))?;
+        console::warn(format!(
+            "grafted {other}: {} expanded and {} proven positions new to the tree",
+            grafted.expanded, grafted.proven
+        ));
+    }
     if let Some(plies) = job.outline {
         return print(&tree.outline(plies).join("\n"));
     }
@@ -519,8 +540,17 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
     let growth = tree.grow::<Failure>(&mut new_solver(o), job.limits, &limits, &mut report);
     save(&tree)?;
     let growth = growth?;
+    let grafted = match tree.grafts() {
+        [] => String::new(),
+        grafts => format!(
+            "; grafted trees: {} pieces, {} nodes, {:.0}s",
+            grafts.iter().map(|g| g.pieces).sum::<u64>(),
+            grafts.iter().map(|g| g.nodes).sum::<u64>(),
+            grafts.iter().map(|g| g.seconds).sum::<f64>()
+        ),
+    };
     let summary = format!(
-        "{} pieces, {} positions in the tree, {} nodes, wall {:.3}s ({:.0}s over every run)",
+        "{} pieces, {} positions in the tree, {} nodes, wall {:.3}s ({:.0}s over every run){grafted}",
         tree.pieces(),
         tree.positions(),
         tree.solver_nodes(),

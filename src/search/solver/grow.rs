@@ -38,6 +38,14 @@
 //! Positions reached by several paths (the tree is a graph) are one node, so their
 //! numbers count in every parent, which over-counts shared work but never decides
 //! anything wrongly: a position is decided only by proven results.
+//!
+//! What a tree holds are facts about positions, whatever its root: this position did
+//! not fit a piece, that one is proven with this line. So the facts of one tree can be
+//! *grafted* onto another of the same rules ([`ProofTree::graft`]): a subtree grown
+//! alone (on another machine, or before the question grew) then counts, position by
+//! position, wherever the tree meets it, instead of being proven again. A proof
+//! grafted onto a position the tree had expanded decides it; the grafted tree's pieces,
+//! nodes and time are kept beside the tree's own ([`GraftRecord`]).
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -45,7 +53,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::rules::AnyPosition;
+use crate::rules::{AnyPosition, Variant};
 use crate::with_position;
 
 use super::fold::Fold;
@@ -102,6 +110,33 @@ pub struct TreeFile {
     pub nodes: u64,
     /// Wall-clock seconds spent so far.
     pub seconds: f64,
+    /// The trees grafted onto this one, with the work they had cost (absent from files
+    /// of trees that never had one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grafts: Vec<GraftRecord>,
+}
+
+/// A tree grafted onto another, and what growing it had cost (its own counts; the
+/// trees grafted onto it have records of their own).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraftRecord {
+    /// Its root's text.
+    pub root: String,
+    /// Pieces given to the solver.
+    pub pieces: u64,
+    /// Nodes the solver searched.
+    pub nodes: u64,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+}
+
+/// What [`ProofTree::graft`] added to a tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Grafted {
+    /// Positions the tree had not expanded before.
+    pub expanded: usize,
+    /// Positions the tree had not proven before.
+    pub proven: usize,
 }
 
 /// A position the solver proved within its piece.
@@ -153,6 +188,14 @@ pub enum TreeError {
         /// The file's root and rules.
         file: String,
         /// The root and rules asked for.
+        asked: String,
+    },
+    /// A tree to graft is of other rules than this tree's.
+    #[error("the tree to graft is of {file}, not of the rules of {asked}")]
+    OtherRules {
+        /// The grafted file's root and rules.
+        file: String,
+        /// This tree's root and rules.
         asked: String,
     },
     /// The tree has grown to [`MAX_TREE_POSITIONS`].
@@ -275,6 +318,19 @@ pub struct ProofTree {
     pieces: u64,
     solver_nodes: u64,
     seconds: f64,
+    /// The trees grafted onto this one, by root (see [`ProofTree::graft`]).
+    grafts: Vec<GraftRecord>,
+}
+
+/// How reading a tree's facts treats a fact that clashes with what the tree holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Clash {
+    /// The tree's own file: a file written by [`ProofTree::to_file`] has no clash, so
+    /// one is corruption.
+    Refuse,
+    /// Another tree's facts: a proof wins over an expansion, and an estimate of a
+    /// position that is no open leaf here is dropped.
+    Graft,
 }
 
 impl ProofTree {
@@ -291,6 +347,7 @@ impl ProofTree {
             pieces: 0,
             solver_nodes: 0,
             seconds: 0.0,
+            grafts: Vec::new(),
         };
         tree.node_of(root);
         tree
@@ -319,41 +376,85 @@ impl ProofTree {
         let mut tree = ProofTree::new(root);
         tree.pieces = file.pieces;
         tree.solver_nodes = file.nodes;
-        tree.seconds = if file.seconds.is_finite() && file.seconds >= 0.0 {
-            file.seconds
-        } else {
-            0.0
-        };
+        tree.seconds = seconds_or_zero(file.seconds);
+        tree.add_facts(file, variant, Clash::Refuse)?;
+        for record in &file.grafts {
+            tree.record_graft(record.clone());
+        }
+        Ok(tree)
+    }
+
+    /// Adds the facts of `file`, the tree of another position of the same rules (or of
+    /// this one, grown elsewhere): every position it expanded and every proof it holds
+    /// (each line checked to the end of the game), with its estimates of positions that
+    /// are open leaves here. A proof of a position this tree expanded decides it; a
+    /// position this tree proved stays as it is. The file's counts are recorded beside
+    /// the tree's own, replacing an earlier record of the same root, so grafting a tree
+    /// again as it grows counts only what it learned since.
+    ///
+    /// The whole file is checked (as [`from_file`](Self::from_file) checks a tree's
+    /// own) before any of it is added, so a file refused leaves the tree as it was
+    /// (short of [`TreeError::Full`], which ends the tree's growth anyway).
+    pub fn graft(&mut self, file: &TreeFile) -> Result<Grafted, TreeError> {
+        let corrupt = |why: String| TreeError::Corrupt(why);
+        let variant =
+            parse_variant(&file.size, &file.opening, &file.multi_jump).map_err(corrupt)?;
+        let file_root = read_position(&file.root, variant).map_err(corrupt)?;
+        ProofTree::from_file(file, file_root)?;
+        if variant != self.root.variant() {
+            return Err(TreeError::OtherRules {
+                file: describe(&file_root),
+                asked: describe(&self.root),
+            });
+        }
+        let grafted = self.add_facts(file, variant, Clash::Graft)?;
+        self.record_graft(GraftRecord {
+            root: file.root.clone(),
+            pieces: file.pieces,
+            nodes: file.nodes,
+            seconds: seconds_or_zero(file.seconds),
+        });
+        for record in &file.grafts {
+            self.record_graft(record.clone());
+        }
+        Ok(grafted)
+    }
+
+    /// Adds the expansions, proofs and estimates `file` holds (see [`Clash`] for what
+    /// clashes with the tree's own), and says how many expansions and proofs were new.
+    fn add_facts(
+        &mut self,
+        file: &TreeFile,
+        variant: Variant,
+        clash: Clash,
+    ) -> Result<Grafted, TreeError> {
+        let corrupt = |why: String| TreeError::Corrupt(why);
+        let mut added = Grafted::default();
         for text in &file.expanded {
             let pos = read_position(text, variant).map_err(corrupt)?;
-            let node = tree.node_of(pos);
-            tree.expand(node)?;
+            let node = self.node_of(pos);
+            if self.is_open_leaf(node) {
+                self.expand(node)?;
+                added.expanded += 1;
+            }
         }
         for piece in &file.proven {
             let pos = read_position(&piece.position, variant).map_err(corrupt)?;
             check_line(&pos, piece.side_to_move_wins, &piece.pv).map_err(corrupt)?;
-            let node = tree.node_of(pos);
-            if tree.nodes[node].children.is_some() {
+            let node = self.node_of(pos);
+            if clash == Clash::Refuse && self.nodes[node].children.is_some() {
                 return Err(corrupt(format!(
                     "'{}' is both proven and expanded",
                     piece.position
                 )));
             }
-            tree.prove(node, pos, piece.clone());
+            if !self.proven.contains_key(&node) {
+                self.prove(node, pos, piece.clone());
+                added.proven += 1;
+            }
         }
         for estimate in &file.estimates {
             let pos = read_position(&estimate.position, variant).map_err(corrupt)?;
-            let node = tree
-                .index
-                .get(&tree.fold.class(&pos))
-                .copied()
-                .filter(|&n| tree.is_open_leaf(n))
-                .ok_or_else(|| {
-                    corrupt(format!(
-                        "'{}' has an estimate but is not an open leaf of the tree",
-                        estimate.position
-                    ))
-                })?;
             let numbers = (estimate.prove, estimate.disprove);
             if ![numbers.0, numbers.1]
                 .iter()
@@ -364,10 +465,35 @@ impl ProofTree {
                     numbers.0, numbers.1, estimate.position
                 )));
             }
-            tree.nodes[node].estimate = Some(numbers);
-            tree.update(node);
+            let open_leaf = self
+                .index
+                .get(&self.fold.class(&pos))
+                .copied()
+                .filter(|&n| self.is_open_leaf(n));
+            let node = match (open_leaf, clash) {
+                (Some(node), _) => node,
+                (None, Clash::Graft) => continue,
+                (None, Clash::Refuse) => {
+                    return Err(corrupt(format!(
+                        "'{}' has an estimate but is not an open leaf of the tree",
+                        estimate.position
+                    )));
+                }
+            };
+            if clash == Clash::Refuse || self.nodes[node].estimate.is_none() {
+                self.nodes[node].estimate = Some(numbers);
+                self.update(node);
+            }
         }
-        Ok(tree)
+        Ok(added)
+    }
+
+    /// Keeps `record`, in place of an earlier record of the same root.
+    fn record_graft(&mut self, record: GraftRecord) {
+        match self.grafts.iter_mut().find(|r| r.root == record.root) {
+            Some(known) => *known = record,
+            None => self.grafts.push(record),
+        }
     }
 
     /// What the tree holds, to be written to a file.
@@ -376,12 +502,16 @@ impl ProofTree {
         let variant = self.root.variant();
         // Each list in the order of its texts: a tree read back numbers its nodes in
         // another order.
-        let mut expanded: Vec<String> = self
-            .nodes
-            .iter()
-            .filter(|n| n.children.is_some())
-            .map(|n| n.position.to_string())
-            .collect();
+        // A proof grafted onto an expanded position decides it: the file keeps only the
+        // proof, and the leaves only that expansion had are not read back.
+        let kept_expanded =
+            |node: usize| self.nodes[node].children.is_some() && !self.proven.contains_key(&node);
+        let mut read_back: HashSet<usize> = HashSet::from([0]);
+        let mut expanded: Vec<String> = Vec::new();
+        for node in (0..self.nodes.len()).filter(|&n| kept_expanded(n)) {
+            expanded.push(self.nodes[node].position.to_string());
+            read_back.extend(self.children_of(node));
+        }
         expanded.sort();
         let mut proven: Vec<ProvenPiece> = self
             .proven
@@ -393,7 +523,7 @@ impl ProofTree {
             .nodes
             .iter()
             .enumerate()
-            .filter(|&(node, _)| self.is_open_leaf(node))
+            .filter(|&(node, _)| self.is_open_leaf(node) && read_back.contains(&node))
             .filter_map(|(_, here)| {
                 here.estimate.map(|(prove, disprove)| Estimate {
                     position: here.position.to_string(),
@@ -415,6 +545,7 @@ impl ProofTree {
             pieces: self.pieces,
             nodes: self.solver_nodes,
             seconds: self.seconds,
+            grafts: self.grafts.clone(),
         }
     }
 
@@ -446,6 +577,12 @@ impl ProofTree {
     #[must_use]
     pub fn seconds(&self) -> f64 {
         self.seconds
+    }
+
+    /// The trees grafted onto this one, with what they had cost.
+    #[must_use]
+    pub fn grafts(&self) -> &[GraftRecord] {
+        &self.grafts
     }
 
     /// The root's proof and disproof numbers (0 and infinity, `u64::MAX`, once
@@ -842,6 +979,15 @@ impl ProofTree {
         };
         lines.insert(node, line.clone());
         line
+    }
+}
+
+/// `seconds` if it is a time a file may hold, else 0.
+fn seconds_or_zero(seconds: f64) -> f64 {
+    if seconds.is_finite() && seconds >= 0.0 {
+        seconds
+    } else {
+        0.0
     }
 }
 
