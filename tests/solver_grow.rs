@@ -14,7 +14,10 @@ use konane::search::solver::grow::{
     Grafted, Growth, PieceLimits, PieceReport, ProofTree, TREE_FORMAT, TreeError, TreeFile, Verdict,
 };
 use konane::search::solver::{SolveLimits, Solver};
-use solver_support::{Naive, konane_solve, scratch, small, variant, white_to_move_at_the_gap};
+use solver_support::{
+    Naive, konane_solve, scratch, small, variant, white_to_move_at_the_gap,
+    white_to_move_at_the_gap_under,
+};
 
 /// Grows `tree` with pieces of `piece_nodes` nodes, at most `max_pieces` of them.
 fn grow(tree: &mut ProofTree, piece_nodes: u64, max_pieces: Option<u64>) -> Growth {
@@ -508,6 +511,17 @@ fn the_committed_proof_of_4x15_turning_after_d4b4_a2a4_f4d4_e2e4_stands() {
         root,
         true,
     );
+}
+
+#[test]
+fn the_committed_proof_of_the_4x15_turning_horizontal_corner_gap_stands() {
+    // White to move at the horizontal corner gap of 4 x 15 under `turning`: black
+    // wins (with black to move white wins), so the setup is P.
+    let root = white_to_move_at_the_gap_under(
+        "2bwbwbwbwbwbwb/wbwbwbwbwbwbwbw/bwbwbwbwbwbwbwb/wbwbwbwbwbwbwbw b",
+        MultiJump::Turning,
+    );
+    check_committed_proof("4x15-turning-horizontal-corner-white.json", root, false);
 }
 
 #[test]

@@ -70,8 +70,13 @@ pub fn small(pos: AnyPosition) -> Position<u64> {
 /// at most 64 squares) with white to move instead: two empty squares with white to
 /// move, which no game reaches and no text reads as.
 pub fn white_to_move_at_the_gap(text: &str) -> AnyPosition {
+    white_to_move_at_the_gap_under(text, MultiJump::Straight)
+}
+
+/// [`white_to_move_at_the_gap`] under `multi_jump`.
+pub fn white_to_move_at_the_gap_under(text: &str, multi_jump: MultiJump) -> AnyPosition {
     let black_to_move =
-        small(AnyPosition::from_text(text, Opening::Any, MultiJump::Straight).expect("a position"));
+        small(AnyPosition::from_text(text, Opening::Any, multi_jump).expect("a position"));
     AnyPosition::from(black_to_move.with_other_side_to_move().unwrap())
 }
 
