@@ -328,8 +328,10 @@ enum Clash {
     /// The tree's own file: a file written by [`ProofTree::to_file`] has no clash, so
     /// one is corruption.
     Refuse,
-    /// Another tree's facts: a proof wins over an expansion, and an estimate of a
-    /// position that is no open leaf here is dropped.
+    /// Another tree's facts, its file already read whole by
+    /// [`from_file`](ProofTree::from_file) (every line replayed there, so not again):
+    /// a proof wins over an expansion, and an estimate of a position that is no open
+    /// leaf here is dropped.
     Graft,
 }
 
@@ -400,19 +402,19 @@ impl ProofTree {
         let variant =
             parse_variant(&file.size, &file.opening, &file.multi_jump).map_err(corrupt)?;
         let file_root = read_position(&file.root, variant).map_err(corrupt)?;
-        ProofTree::from_file(file, file_root)?;
         if variant != self.root.variant() {
             return Err(TreeError::OtherRules {
                 file: describe(&file_root),
                 asked: describe(&self.root),
             });
         }
+        ProofTree::from_file(file, file_root)?;
         let grafted = self.add_facts(file, variant, Clash::Graft)?;
         self.record_graft(GraftRecord {
             root: file.root.clone(),
             pieces: file.pieces,
             nodes: file.nodes,
-            seconds: seconds_or_zero(file.seconds),
+            seconds: file.seconds,
         });
         for record in &file.grafts {
             self.record_graft(record.clone());
@@ -440,7 +442,9 @@ impl ProofTree {
         }
         for piece in &file.proven {
             let pos = read_position(&piece.position, variant).map_err(corrupt)?;
-            check_line(&pos, piece.side_to_move_wins, &piece.pv).map_err(corrupt)?;
+            if clash == Clash::Refuse {
+                check_line(&pos, piece.side_to_move_wins, &piece.pv).map_err(corrupt)?;
+            }
             let node = self.node_of(pos);
             if clash == Clash::Refuse && self.nodes[node].children.is_some() {
                 return Err(corrupt(format!(
@@ -488,8 +492,10 @@ impl ProofTree {
         Ok(added)
     }
 
-    /// Keeps `record`, in place of an earlier record of the same root.
-    fn record_graft(&mut self, record: GraftRecord) {
+    /// Keeps `record` (its seconds made a time a file may hold), in place of an
+    /// earlier record of the same root.
+    fn record_graft(&mut self, mut record: GraftRecord) {
+        record.seconds = seconds_or_zero(record.seconds);
         match self.grafts.iter_mut().find(|r| r.root == record.root) {
             Some(known) => *known = record,
             None => self.grafts.push(record),
