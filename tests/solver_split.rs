@@ -322,6 +322,36 @@ fn konane_solve_refuses_bad_arguments_with_status_2() {
     }
 }
 
+/// `--side` sets the side to move of `--position`; `--moves` are then played from it, so
+/// a line can start from a position with two empty squares and white to move.
+#[test]
+fn konane_solve_plays_the_moves_after_setting_the_side() {
+    let text = "2bw/wbwb/bwbw/wbwb b";
+    let mut expected = white_to_move_at_the_gap(text);
+    expected.play_text("d4b4").expect("white's move");
+    let args = [
+        "--size",
+        "4x4",
+        "--opening",
+        "any",
+        "--position",
+        text,
+        "--side",
+        "white",
+        "--moves",
+        "d4b4",
+        "--hash",
+        "16",
+    ];
+    let (code, out, err) = konane_solve(&args);
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(out.contains(&format!("{expected}: ")), "{expected}: {out}");
+    // Black is to move in the text, so black's move is refused once white is to move.
+    let (code, _, err) = konane_solve(&[&args[..8], &["--moves", "a2a4"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("--moves"), "{err}");
+}
+
 #[test]
 fn the_frontier_keeps_one_of_each_set_of_mirror_images() {
     // 6x6, diagonal opening: black removes a corner (a6, f1) or a central square (c4,

@@ -53,9 +53,10 @@ position options:
   --opening RULE        diagonal | centre | any (default diagonal)
   --multi-jump RULE     straight | turning (default straight)
   --position TEXT       this position instead of the start
-  --moves \"M1 M2 ...\"   play these moves first
-  --side black|white    set the side to move (also for two empty squares with white
-                        to move, a position no game reaches but whose play is defined)
+  --side black|white    set the side to move of that position (also for two empty
+                        squares with white to move, a position no game reaches but
+                        whose play is defined)
+  --moves \"M1 M2 ...\"   then play these moves
 solve options:
   --hash MB             table size (default 64, at most 65536)
   --threads N           threads (default 1, at most 256)
@@ -282,21 +283,22 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     }
 }
 
-/// The position the options name.
+/// The position the options name: `--position` (or the start), with `--side` to move,
+/// then `--moves` played from it.
 fn setup(o: &Options) -> Result<AnyPosition, Failure> {
     let mut pos = match &o.position {
         Some(text) => AnyPosition::from_text(text, o.variant.opening, o.variant.multi_jump)
             .map_err(|e| usage(format!("--position: {e}")))?,
         None => AnyPosition::start(o.variant),
     };
+    if o.side.is_some_and(|side| side != pos.side_to_move()) {
+        pos = pass(pos)?;
+    }
     for m in &o.moves {
         pos.play_text(m)
             .map_err(|e| usage(format!("--moves: {e}")))?;
     }
-    match o.side {
-        Some(side) if side != pos.side_to_move() => pass(pos),
-        _ => Ok(pos),
-    }
+    Ok(pos)
 }
 
 /// `pos` with the other side to move: the same stones, so the same game from the

@@ -130,29 +130,40 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A new empty folder for one test, removed with everything in it when dropped.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("konane-output-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        dir
+        Scratch(dir)
     }
 
     #[test]
     fn a_whole_file_replaces_the_old_one_and_leaves_no_temporary() {
-        let dir = scratch("whole");
+        let scratch = scratch("whole");
+        let dir = &scratch.0;
         let path = dir.join("out.json");
         fs::write(&path, "old").unwrap();
         check(&path).unwrap();
         write_whole(&path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        assert_eq!(fs::read_dir(dir).unwrap().count(), 1);
     }
 
     #[test]
     fn directories_and_missing_folders_are_refused() {
-        let dir = scratch("refused");
-        assert!(check(&dir).is_err());
+        let scratch = scratch("refused");
+        let dir = &scratch.0;
+        assert!(check(dir).is_err());
         assert!(check(&dir.join("no/such/file")).is_err());
-        assert!(write_whole(&dir, b"x").is_err());
+        assert!(write_whole(dir, b"x").is_err());
     }
 }

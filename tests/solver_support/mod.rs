@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
@@ -147,9 +147,11 @@ pub fn check_line<B: Bitboard>(pos: &Position<B>, result: &SolveResult<B>) {
     assert_eq!(result.mate(), expected, "{pos}: mate score");
 }
 
-/// A new empty folder for one test's files (`name` tells the tests apart).
+/// A new empty folder for one test's files (`name` tells the tests apart), in the
+/// folder cargo keeps for tests under `target/`, not the system's temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("konane-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("solver-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
