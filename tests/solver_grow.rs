@@ -496,20 +496,6 @@ fn check_committed_proof(name: &str, root: AnyPosition, side_to_move_wins: bool)
     check_verdict(&root, &verdict);
 }
 
-/// The root a committed tree file names: its text, or (for a position no game reaches,
-/// two empty squares with white to move) the same stones with black to move, passed.
-fn root_named_by(file: &TreeFile) -> AnyPosition {
-    let opening: Opening = file.opening.parse().expect("an opening rule");
-    let multi_jump: MultiJump = file.multi_jump.parse().expect("a multi-jump rule");
-    AnyPosition::from_text(&file.root, opening, multi_jump).unwrap_or_else(|_| {
-        let stones = file
-            .root
-            .strip_suffix(" w")
-            .expect("a root with white to move");
-        white_to_move_at_the_gap_under(&format!("{stones} b"), multi_jump)
-    })
-}
-
 /// Every tree in `docs/trees`, open or proven, reads back as a tree of the root it
 /// names, so a change to the file format or to the checks cannot strand a tree that a
 /// later sitting is meant to go on with.
@@ -521,7 +507,9 @@ fn every_committed_tree_reads_back() {
         let path = entry.expect("an entry").path();
         let file: TreeFile = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let root = root_named_by(&file);
+        let root = file
+            .root_position()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(
             root.variant().size.to_string(),
             file.size,

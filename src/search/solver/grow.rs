@@ -116,6 +116,17 @@ pub struct TreeFile {
     pub grafts: Vec<GraftRecord>,
 }
 
+impl TreeFile {
+    /// The root the file names, read under the rules it names (a root whose side was
+    /// set by hand, two empty squares with white to move, included).
+    pub fn root_position(&self) -> Result<AnyPosition, TreeError> {
+        let corrupt = |why: String| TreeError::Corrupt(why);
+        let variant =
+            parse_variant(&self.size, &self.opening, &self.multi_jump).map_err(corrupt)?;
+        read_position(&self.root, variant).map_err(corrupt)
+    }
+}
+
 /// A tree grafted onto another, and what growing it had cost (its own counts; the
 /// trees grafted onto it have records of their own).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -366,9 +377,8 @@ impl ProofTree {
                 file.format
             )));
         }
-        let variant =
-            parse_variant(&file.size, &file.opening, &file.multi_jump).map_err(corrupt)?;
-        let file_root = read_position(&file.root, variant).map_err(corrupt)?;
+        let file_root = file.root_position()?;
+        let variant = file_root.variant();
         if file_root != root {
             return Err(TreeError::OtherRoot {
                 file: describe(&file_root),
@@ -398,10 +408,8 @@ impl ProofTree {
     /// own) before any of it is added, so a file refused leaves the tree as it was
     /// (short of [`TreeError::Full`], which ends the tree's growth anyway).
     pub fn graft(&mut self, file: &TreeFile) -> Result<Grafted, TreeError> {
-        let corrupt = |why: String| TreeError::Corrupt(why);
-        let variant =
-            parse_variant(&file.size, &file.opening, &file.multi_jump).map_err(corrupt)?;
-        let file_root = read_position(&file.root, variant).map_err(corrupt)?;
+        let file_root = file.root_position()?;
+        let variant = file_root.variant();
         if variant != self.root.variant() {
             return Err(TreeError::OtherRules {
                 file: describe(&file_root),
