@@ -379,6 +379,28 @@ fn a_grafted_subtree_is_not_proven_again() {
 }
 
 #[test]
+fn a_subtree_grafted_back_does_not_count_the_tree_twice() {
+    // The tree is grown a little, grafted onto a subtree grown alone, and the subtree
+    // grafted back: the subtree's record of the tree is the tree's own work.
+    let root = a_lost_position();
+    let mut tree = ProofTree::new(root);
+    assert!(matches!(grow(&mut tree, 200, Some(3)), Growth::PieceLimit));
+    let mut child = root;
+    child.play_text(&root.legal_move_texts()[0]).unwrap();
+    let mut subtree = ProofTree::new(child);
+    subtree
+        .graft(&tree.to_file())
+        .expect("a tree of the same rules");
+    proven(grow(&mut subtree, 200, None));
+    assert_eq!(subtree.grafts().len(), 1, "the subtree records the tree");
+
+    tree.graft(&subtree.to_file())
+        .expect("a subtree of the same rules");
+    let roots: Vec<&str> = tree.grafts().iter().map(|r| r.root.as_str()).collect();
+    assert_eq!(roots, [child.to_string()]);
+}
+
+#[test]
 fn a_grafted_proof_decides_a_position_the_tree_had_expanded() {
     let root = a_lost_position();
     let mut tree = ProofTree::new(root);

@@ -402,7 +402,9 @@ impl ProofTree {
     /// are open leaves here. A proof of a position this tree expanded decides it; a
     /// position this tree proved stays as it is. The file's counts are recorded beside
     /// the tree's own, replacing an earlier record of the same root, so grafting a tree
-    /// again as it grows counts only what it learned since.
+    /// again as it grows counts only what it learned since; so are the records of the
+    /// trees grafted onto it, but for one of this tree's own root (this tree grafted
+    /// onto the file's earlier), whose work this tree's counts already hold.
     ///
     /// The whole file is checked (as [`from_file`](Self::from_file) checks a tree's
     /// own) before any of it is added, so a file refused leaves the tree as it was
@@ -424,7 +426,10 @@ impl ProofTree {
             nodes: file.nodes,
             seconds: file.seconds,
         });
-        for record in &file.grafts {
+        // A record of this tree's own root is this tree's work, grafted onto the file's
+        // tree earlier and already in this tree's counts.
+        let own_root = self.root.to_string();
+        for record in file.grafts.iter().filter(|r| r.root != own_root) {
             self.record_graft(record.clone());
         }
         Ok(grafted)
