@@ -604,6 +604,29 @@ fn the_committed_proof_of_the_4x16_horizontal_corner_gap_stands() {
 }
 
 #[test]
+fn the_committed_proof_of_4x16_turning_after_d4b4_c2c4_e3c3_stands() {
+    // The horizontal corner gap of 4 x 16, white to move, after d4b4 c2c4 e3c3: black,
+    // to move, loses, so e3c3 refutes c2c4 under `turning` as under `straight`.
+    let root = AnyPosition::from_text(
+        "1wb1bwbwbwbwbwbw/wbw2bwbwbwbwbwb/bw1wbwbwbwbwbwbw/wbwbwbwbwbwbwbwb b",
+        Opening::Any,
+        MultiJump::Turning,
+    )
+    .unwrap();
+    check_committed_proof("16x4-turning-corner-after-d4b4-c2c4-e3c3.json", root, false);
+}
+
+#[test]
+fn the_committed_proof_of_the_4x16_turning_horizontal_corner_gap_stands() {
+    let root = white_to_move_at_the_gap_under(
+        "2bwbwbwbwbwbwbw/wbwbwbwbwbwbwbwb/bwbwbwbwbwbwbwbw/wbwbwbwbwbwbwbwb b",
+        MultiJump::Turning,
+    );
+    // White, to move, wins; with black to move white wins too, so the setup is R.
+    check_committed_proof("4x16-turning-horizontal-corner-white.json", root, true);
+}
+
+#[test]
 fn a_trees_estimates_are_kept_and_checked() {
     let root = AnyPosition::start(variant(5, 5, Opening::Diagonal, MultiJump::Straight));
     let mut tree = ProofTree::new(root);
