@@ -233,6 +233,63 @@ fn grown_narrow_board_proofs_agree_with_a_naive_solver_and_are_kept() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The nodes column of the one table row that `scripts/narrow-table --stdout` prints
+/// with `args`.
+fn row_nodes(args: &[&str]) -> u64 {
+    let out = Command::new("bash")
+        .arg("scripts/narrow-table")
+        .args(args)
+        .arg("--stdout")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("KONANE_SOLVE", env!("CARGO_BIN_EXE_konane-solve"))
+        .output()
+        .expect("bash runs the script");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| 4 x")).collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    let nodes = rows[0].trim_end_matches(" |").rsplit("| ").next().unwrap();
+    nodes.parse().unwrap_or_else(|_| panic!("{}", rows[0]))
+}
+
+/// A grown proof's nodes are those of its tree and of the trees grafted onto it, as
+/// the last line of `konane-solve --grow` gives them both.
+#[test]
+fn a_grown_proofs_nodes_count_the_trees_grafted_onto_it() {
+    let dir = std::env::temp_dir().join(format!("konane-narrow-graft-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let trees = dir.to_str().expect("a UTF-8 temporary folder");
+    let args = [
+        "--rows",
+        "4",
+        "--rules",
+        "turning",
+        "--min-n",
+        "6",
+        "--max-n",
+        "6",
+        "--grow",
+        trees,
+        "--piece-nodes",
+        "200",
+    ];
+    let alone = row_nodes(&args);
+    assert!(alone > 0);
+    // A record of work grafted onto one of the row's trees, as `--graft` leaves it.
+    let path = dir.join("4x6-turning-horizontal-corner-white.json");
+    let mut tree: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let grafted = 1_000_000_007u64;
+    tree["grafts"] = serde_json::json!([{
+        "root": "bw1wbw/wb1bwb/bwbwbw/wbwbwb w",
+        "pieces": 3,
+        "nodes": grafted,
+        "seconds": 1.5,
+    }]);
+    std::fs::write(&path, tree.to_string()).unwrap();
+    assert_eq!(row_nodes(&args), alone + grafted);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A copy of the script in a fresh folder, beside a `docs/solved.md` holding `doc`.
 fn script_beside(doc: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("konane-narrow-{}", std::process::id()));
