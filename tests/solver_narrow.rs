@@ -9,8 +9,8 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use common::naive::{Board, Rules};
 use konane::rules::{Color, MultiJump, Opening};
@@ -98,25 +98,32 @@ fn detail(line: &str) -> Detail<'_> {
     }
 }
 
-/// Runs `scripts/narrow-table --detail` with `args` on the test build of konane-solve,
-/// checks every line's position and both winners against the naive minimax, and that
-/// each class reported on stderr is the one printed, in order. Returns the detail
-/// lines.
-fn run_and_check_detail(args: &[&str]) -> Vec<String> {
+/// Runs `scripts/narrow-table` with `args` and then `output` (how it prints) on the
+/// test build of konane-solve, and checks that it succeeded.
+fn narrow_table(args: &[&str], output: &str) -> Output {
     let out = Command::new("bash")
         .arg("scripts/narrow-table")
         .args(args)
-        .arg("--detail")
+        .arg(output)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("KONANE_SOLVE", env!("CARGO_BIN_EXE_konane-solve"))
         .output()
         .expect("bash runs the script");
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Runs `scripts/narrow-table --detail` with `args` on the test build of konane-solve,
+/// checks every line's position and both winners against the naive minimax, and that
+/// each class reported on stderr is the one printed, in order. Returns the detail
+/// lines.
+fn run_and_check_detail(args: &[&str]) -> Vec<String> {
+    let out = narrow_table(args, "--detail");
+    let stdout = String::from_utf8_lossy(&out.stdout);
     // One memo per jump rule: a position's winner depends on the rule.
     let mut memos: HashMap<String, HashMap<String, bool>> = HashMap::new();
     for line in stdout.lines() {
@@ -173,26 +180,31 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
     assert_eq!(lines.len(), (3 * 4 + 3) * 4 * 2);
 }
 
+/// A fresh folder for a test's files, under the target directory (so that a failed
+/// test leaves nothing in the system's temporary folder).
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("narrow-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The script's arguments to grow the proofs of `selection` (its rows, rules and n)
+/// in `trees`, in pieces of 200 nodes, so that the larger setups are cut into many.
+fn grown<'a>(selection: &[&'a str], trees: &'a str) -> Vec<&'a str> {
+    let mut args = selection.to_vec();
+    args.extend(["--grow", trees, "--piece-nodes", "200"]);
+    args
+}
+
 /// With `--grow`, each proof is grown in a tree of its own (pieces of 200 nodes, so
 /// the larger setups are cut into many pieces), with the same winners; a second run
 /// reads the finished trees back and prints the same.
 #[test]
 fn grown_narrow_board_proofs_agree_with_a_naive_solver_and_are_kept() {
-    let dir = std::env::temp_dir().join(format!("konane-narrow-grow-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let trees = dir.to_str().expect("a UTF-8 temporary folder");
-    let args = [
-        "--rows",
-        "3 4",
-        "--min-n",
-        "5",
-        "--max-n",
-        "6",
-        "--grow",
-        trees,
-        "--piece-nodes",
-        "200",
-    ];
+    let dir = scratch("grow");
+    let trees = dir.to_str().expect("a UTF-8 scratch folder");
+    let args = grown(&["--rows", "3 4", "--min-n", "5", "--max-n", "6"], trees);
     let first = run_and_check_detail(&args);
     assert_eq!(first.len(), 2 * 2 * 4 * 2);
     // A tree for each solve, named after it: black to move always, white to move
@@ -236,14 +248,7 @@ fn grown_narrow_board_proofs_agree_with_a_naive_solver_and_are_kept() {
 /// The nodes column of the one table row that `scripts/narrow-table --stdout` prints
 /// with `args`.
 fn row_nodes(args: &[&str]) -> u64 {
-    let out = Command::new("bash")
-        .arg("scripts/narrow-table")
-        .args(args)
-        .arg("--stdout")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("KONANE_SOLVE", env!("CARGO_BIN_EXE_konane-solve"))
-        .output()
-        .expect("bash runs the script");
+    let out = narrow_table(args, "--stdout");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| 4 x")).collect();
     assert_eq!(rows.len(), 1, "{stdout}");
@@ -255,23 +260,12 @@ fn row_nodes(args: &[&str]) -> u64 {
 /// the last line of `konane-solve --grow` gives them both.
 #[test]
 fn a_grown_proofs_nodes_count_the_trees_grafted_onto_it() {
-    let dir = std::env::temp_dir().join(format!("konane-narrow-graft-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let trees = dir.to_str().expect("a UTF-8 temporary folder");
-    let args = [
-        "--rows",
-        "4",
-        "--rules",
-        "turning",
-        "--min-n",
-        "6",
-        "--max-n",
-        "6",
-        "--grow",
-        trees,
-        "--piece-nodes",
-        "200",
+    let dir = scratch("graft");
+    let trees = dir.to_str().expect("a UTF-8 scratch folder");
+    let selection = [
+        "--rows", "4", "--rules", "turning", "--min-n", "6", "--max-n", "6",
     ];
+    let args = grown(&selection, trees);
     let alone = row_nodes(&args);
     assert!(alone > 0);
     // A record of work grafted onto one of the row's trees, as `--graft` leaves it.
@@ -292,8 +286,7 @@ fn a_grown_proofs_nodes_count_the_trees_grafted_onto_it() {
 
 /// A copy of the script in a fresh folder, beside a `docs/solved.md` holding `doc`.
 fn script_beside(doc: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("konane-narrow-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("merge");
     for sub in ["scripts", "docs"] {
         std::fs::create_dir_all(dir.join(sub)).expect("a scratch folder");
     }
