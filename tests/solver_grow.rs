@@ -215,7 +215,7 @@ fn the_outline_says_what_plain_minimax_says_of_each_position() {
     proven(grow(&mut tree, 30, None));
     let outline = tree.outline(3);
     assert!(outline.len() > 5, "{outline:?}");
-    assert_eq!(outline[0], "root: loses", "white wins 4x5");
+    assert_eq!(outline[0], "root: white wins", "white wins 4x5");
     let mut naive = Naive::default();
     for line in &outline[1..] {
         let (moves, state) = line.split_once(": ").unwrap();
@@ -224,16 +224,35 @@ fn the_outline_says_what_plain_minimax_says_of_each_position() {
         for m in moves.split(' ') {
             pos.play_text(m).unwrap();
         }
-        let wins = naive.wins(&small(pos));
-        match state {
-            "wins" => assert!(wins, "{line}"),
-            "loses" => assert!(!wins, "{line}"),
-            open => assert!(
-                open.starts_with("open ") || open.starts_with("leaf "),
+        let mover = pos.side_to_move();
+        let winner = if naive.wins(&small(pos)) {
+            mover
+        } else {
+            mover.opponent()
+        };
+        match state.strip_suffix(" wins") {
+            Some(claimed) => assert_eq!(claimed, winner.to_string(), "{line}"),
+            None => assert!(
+                state.starts_with("open, black ") || state.starts_with("leaf, black "),
                 "{line}"
             ),
         }
     }
+}
+
+#[test]
+fn an_open_outline_gives_each_colour_its_number() {
+    // The root after one move, white to move: its own numbers are white's (to show
+    // that white wins) and black's, in that order.
+    let mut root = AnyPosition::start(variant(4, 5, Opening::Any, MultiJump::Turning));
+    root.play_text(&root.legal_move_texts()[0]).unwrap();
+    let mut tree = ProofTree::new(root);
+    assert_eq!(grow(&mut tree, 5, Some(2)), Growth::PieceLimit);
+    let (white, black) = tree.root_numbers();
+    assert_eq!(
+        tree.outline(0),
+        [format!("root: open, black {black}, white {white}")]
+    );
 }
 
 #[test]
@@ -688,7 +707,7 @@ fn konane_solve_grows_a_tree_across_runs() {
     assert!(err.lines().next().unwrap().starts_with("piece 4 "), "{err}");
     let (code, outline, err) = run(&["--outline", "1"]);
     assert_eq!(code, 0, "{err}");
-    assert!(outline.starts_with("root: wins\n"), "{outline}");
+    assert!(outline.starts_with("root: black wins\n"), "{outline}");
 
     // Another position's tree is refused, the file left as it was.
     let (code, _, err) = konane_solve(&["--size", "4x4", "--grow", &file]);

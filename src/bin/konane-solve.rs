@@ -75,8 +75,9 @@ grow options (with --grow):
                         table proved are proven again with at most N/10 nodes each
   --max-pieces N        stop after N pieces (the tree is kept; run again to go on)
   --outline PLIES       grow nothing: print the tree in FILE to PLIES plies, one
-                        position a line (the moves to it; wins / loses for its side
-                        to move, or its proof/disproof numbers while open)
+                        position a line (the moves to it; who wins it, or while it
+                        is open the work left to show that black wins and that
+                        white wins)
   --graft OTHER         first add what the tree file OTHER holds (a tree of any
                         position of the same rules, say a subtree grown alone or on
                         another machine): its proofs count wherever this tree meets

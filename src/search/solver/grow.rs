@@ -53,7 +53,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::rules::{AnyPosition, Variant};
+use crate::rules::{AnyPosition, Color, Variant};
 use crate::with_position;
 
 use super::fold::Fold;
@@ -893,9 +893,9 @@ impl ProofTree {
     }
 
     /// The tree's top `plies` plies as text, one line a position: the moves from the
-    /// root to it, then what the tree knows of it for its side to move (`wins` or
-    /// `loses` once decided, else its proof and disproof numbers, `leaf` where it has
-    /// not been cut).
+    /// root to it, then what the tree knows of it: `black wins` or `white wins` once
+    /// decided, else `open` (or `leaf` where it has not been cut) and its two numbers
+    /// by colour, the work left to show that black wins and that white wins.
     #[must_use]
     pub fn outline(&self, plies: usize) -> Vec<String> {
         let mut lines = Vec::new();
@@ -911,11 +911,22 @@ impl ProofTree {
         lines: &mut Vec<String>,
     ) {
         let here = &self.nodes[node];
+        let mover = here.position.side_to_move();
         let state = match here.numbers {
-            (0, _) => "wins".to_string(),
-            (_, 0) => "loses".to_string(),
-            (prove, disprove) if here.children.is_none() => format!("leaf {prove}/{disprove}"),
-            (prove, disprove) => format!("open {prove}/{disprove}"),
+            (0, _) => format!("{mover} wins"),
+            (_, 0) => format!("{} wins", mover.opponent()),
+            (prove, disprove) => {
+                let kind = if here.children.is_none() {
+                    "leaf"
+                } else {
+                    "open"
+                };
+                let (black, white) = match mover {
+                    Color::Black => (prove, disprove),
+                    Color::White => (disprove, prove),
+                };
+                format!("{kind}, black {black}, white {white}")
+            }
         };
         let name = if path.is_empty() {
             "root".to_string()
