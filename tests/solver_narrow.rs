@@ -7,13 +7,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod solver_support;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use common::naive::{Board, Rules};
 use konane::rules::{Color, MultiJump, Opening};
+use solver_support::scratch;
 
 /// Whether the side to move wins, by plain minimax over the naive move generator.
 fn naive_wins(board: &Board, rules: Rules, memo: &mut HashMap<String, bool>) -> bool {
@@ -180,15 +182,6 @@ fn the_narrow_board_script_agrees_with_a_naive_solver() {
     assert_eq!(lines.len(), (3 * 4 + 3) * 4 * 2);
 }
 
-/// A fresh folder for a test's files, under the target directory (so that a failed
-/// test leaves nothing in the system's temporary folder).
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("narrow-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 /// The script's arguments to grow the proofs of `selection` (its rows, rules and n)
 /// in `trees`, in pieces of 200 nodes, so that the larger setups are cut into many.
 fn grown<'a>(selection: &[&'a str], trees: &'a str) -> Vec<&'a str> {
@@ -202,7 +195,7 @@ fn grown<'a>(selection: &[&'a str], trees: &'a str) -> Vec<&'a str> {
 /// reads the finished trees back and prints the same.
 #[test]
 fn grown_narrow_board_proofs_agree_with_a_naive_solver_and_are_kept() {
-    let dir = scratch("grow");
+    let dir = scratch("narrow-grow");
     let trees = dir.to_str().expect("a UTF-8 scratch folder");
     let args = grown(&["--rows", "3 4", "--min-n", "5", "--max-n", "6"], trees);
     let first = run_and_check_detail(&args);
@@ -260,7 +253,7 @@ fn row_nodes(args: &[&str]) -> u64 {
 /// the last line of `konane-solve --grow` gives them both.
 #[test]
 fn a_grown_proofs_nodes_count_the_trees_grafted_onto_it() {
-    let dir = scratch("graft");
+    let dir = scratch("narrow-graft");
     let trees = dir.to_str().expect("a UTF-8 scratch folder");
     let selection = [
         "--rows", "4", "--rules", "turning", "--min-n", "6", "--max-n", "6",
@@ -286,7 +279,7 @@ fn a_grown_proofs_nodes_count_the_trees_grafted_onto_it() {
 
 /// A copy of the script in a fresh folder, beside a `docs/solved.md` holding `doc`.
 fn script_beside(doc: &str) -> PathBuf {
-    let dir = scratch("merge");
+    let dir = scratch("narrow-merge");
     for sub in ["scripts", "docs"] {
         std::fs::create_dir_all(dir.join(sub)).expect("a scratch folder");
     }
