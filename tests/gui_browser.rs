@@ -317,8 +317,7 @@ done
 
 #[test]
 fn a_person_can_turn_an_engine_down_when_it_offers_levels() {
-    let dir = std::env::temp_dir().join(format!("konane-gui-skill-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let dir = gui_support::scratch("gui-skill");
     let script = dir.join("skilled.sh");
     let log = dir.join("input.log");
     std::fs::write(&script, SKILLED_ENGINE).expect("the script");

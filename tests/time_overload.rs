@@ -11,12 +11,15 @@
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use std::time::Duration;
 
 use konane::referee::{Clock, Summary, Termination};
+
+mod scratch;
+use scratch::scratch;
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
@@ -35,12 +38,6 @@ fn games() -> u32 {
         .ok()
         .and_then(|g| g.parse().ok())
         .unwrap_or(100)
-}
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("konane-overload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
 }
 
 /// Starts one referee run writing its summary to `json`.
@@ -85,7 +82,7 @@ fn lowest_clock(summary: &Summary) -> Duration {
 #[test]
 #[ignore = "minutes of play on a loaded machine: see tests/README.md"]
 fn no_time_forfeit_with_four_engines_on_the_cores() {
-    let dir = scratch();
+    let dir = scratch("overload");
     let paths = [dir.join("a.json"), dir.join("b.json")];
     let runs: Vec<_> = paths
         .iter()

@@ -16,6 +16,12 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
+#[path = "../scratch/mod.rs"]
+mod scratch_folder;
+// Each test file includes this module; not all of them need a scratch folder.
+#[allow(unused_imports)]
+pub use scratch_folder::scratch;
+
 /// How the test environment gets a browser.
 pub const INSTALL: &str = "the browser tests need Debian's chromium and chromium-driver: \
 run scripts/test (it installs them), or apt-get update && apt-get install -y chromium chromium-driver";
@@ -179,8 +185,7 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("{} cannot start ({e}): {INSTALL}", driver_path.display()));
-        let profile =
-            std::env::temp_dir().join(format!("konane-gui-test-{}-{port}", std::process::id()));
+        let profile = scratch("chromium-profile");
         let capabilities = json!({
             "goog:chromeOptions": {
                 "binary": chromium,

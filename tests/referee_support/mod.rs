@@ -6,28 +6,23 @@
 // Tests may panic (a panic is a failed test), helpers outside `#[test]` included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use konane::referee::{self, GameRecord, Invocation, RunError, RunReport, Termination};
 use konane::rules::Variant;
 
+#[path = "../scratch/mod.rs"]
+mod scratch_folder;
+// Each test file includes this module; not all of them need a scratch folder.
+#[allow(unused_imports)]
+pub use scratch_folder::scratch;
+
 pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 pub const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 static NEVER: AtomicBool = AtomicBool::new(false);
-
-/// A fresh directory under the test target directory.
-pub fn scratch(name: &str) -> PathBuf {
-    static COUNT: AtomicU32 = AtomicU32::new(0);
-    let n = COUNT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("referee-{name}-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the test target directory is writable");
-    dir
-}
 
 /// Splits a command line; `cmd=@` becomes the fake engine and `@dir` the scratch dir.
 pub fn args(line: &str, dir: &Path) -> Vec<String> {

@@ -7,12 +7,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use konane::rules::{AnyPosition, Bitboard, BoardSize, MultiJump, Opening, Position, Variant};
 use konane::search::solver::{SolveLimits, SolveResult, Solver};
+
+#[path = "../scratch/mod.rs"]
+mod scratch_folder;
+// Each test file includes this module; not all of them need a scratch folder.
+#[allow(unused_imports)]
+pub use scratch_folder::scratch;
 
 /// Plain minimax to the end of the game, remembering each position's value by its text.
 #[derive(Default)]
@@ -145,16 +150,6 @@ pub fn check_line<B: Bitboard>(pos: &Position<B>, result: &SolveResult<B>) {
         -((result.pv.len() / 2) as i32)
     };
     assert_eq!(result.mate(), expected, "{pos}: mate score");
-}
-
-/// A new empty folder for one test's files (`name` tells the tests apart), in the
-/// folder cargo keeps for tests under `target/`, not the system's temporary folder.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("solver-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
 }
 
 /// Runs `konane-solve` with `args`: its exit status, standard output and error.
