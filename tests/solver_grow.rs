@@ -253,6 +253,46 @@ fn an_open_outline_gives_each_colour_its_number() {
         tree.outline(0),
         [format!("root: open, black {black}, white {white}")]
     );
+    assert_eq!(tree.root_numbers_by_colour(), (black, white));
+}
+
+#[test]
+fn konane_solves_piece_lines_give_the_roots_numbers_by_colour_as_the_outline_does() {
+    // White to move at the root, so numbers for the side to move would be swapped.
+    let start = AnyPosition::start(variant(4, 5, Opening::Any, MultiJump::Turning));
+    let removal = start.legal_move_texts()[0].clone();
+    let dir = scratch("grow-colours");
+    let file = dir.join("tree.json").display().to_string();
+    let run = |extra: &[&str]| {
+        let args = [
+            &[
+                "--size",
+                "4x5",
+                "--opening",
+                "any",
+                "--multi-jump",
+                "turning",
+            ][..],
+            &["--moves", &removal, "--grow", &file, "--piece-nodes", "5"][..],
+            extra,
+        ];
+        konane_solve(&args.concat())
+    };
+    let (code, _, err) = run(&["--max-pieces", "2"]);
+    assert_eq!(code, 1, "{err}");
+    let last_piece = err.lines().rev().find(|l| l.starts_with("piece "));
+    let (_, numbers) = last_piece
+        .and_then(|l| l.split_once(", root "))
+        .expect("a piece line");
+    let (code, outline, err) = run(&["--outline", "0"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(outline.trim_end(), format!("root: open, {numbers}"));
+    // Only a root whose two numbers differ tells the colours apart.
+    let (black, white) = numbers.split_once(", ").expect("two numbers");
+    assert_ne!(
+        black.trim_start_matches("black "),
+        white.trim_start_matches("white ")
+    );
 }
 
 #[test]

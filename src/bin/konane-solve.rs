@@ -501,7 +501,7 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
         write_safely(path, &json).map_err(usage)
     };
     let mut report = |tree: &ProofTree, piece: &PieceReport| {
-        let (prove, disprove) = tree.root_numbers();
+        let (black, white) = tree.root_numbers_by_colour();
         let mut result = match piece.side_to_move_wins {
             Some(wins) => format!("{} wins", winner(piece.position.side_to_move(), wins)),
             None => "did not fit: cut into its moves".to_string(),
@@ -523,7 +523,7 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             );
         }
         console::warn(format!(
-            "piece {} (depth {}): {}: {result}, {} nodes, {:.1}s, table {}‰; tree {} positions, root {}/{}",
+            "piece {} (depth {}): {}: {result}, {} nodes, {:.1}s, table {}‰; tree {} positions, root black {}, white {}",
             tree.pieces(),
             piece.depth,
             piece.position,
@@ -531,8 +531,8 @@ fn grow(o: &Options, job: &GrowJob) -> Result<(), Failure> {
             piece.elapsed.as_secs_f64(),
             piece.table_permille,
             tree.positions(),
-            number_text(prove),
-            number_text(disprove)
+            number_text(black),
+            number_text(white)
         ));
         if saved.elapsed() >= SAVE_EVERY {
             save(tree)?;

@@ -611,6 +611,13 @@ impl ProofTree {
         self.nodes[0].numbers
     }
 
+    /// The root's numbers by colour: the work the tree still sees to show that black
+    /// wins, and that white wins (0 and infinity, `u64::MAX`, once decided).
+    #[must_use]
+    pub fn root_numbers_by_colour(&self) -> (u64, u64) {
+        by_colour(self.nodes[0].position.side_to_move(), self.root_numbers())
+    }
+
     /// Whether the tree decides the root (without finding its line).
     fn root_decided(&self) -> bool {
         let (prove, disprove) = self.root_numbers();
@@ -921,10 +928,7 @@ impl ProofTree {
                 } else {
                     "open"
                 };
-                let (black, white) = match mover {
-                    Color::Black => (prove, disprove),
-                    Color::White => (disprove, prove),
-                };
+                let (black, white) = by_colour(mover, (prove, disprove));
                 format!("{kind}, black {black}, white {white}")
             }
         };
@@ -1009,6 +1013,15 @@ impl ProofTree {
         };
         lines.insert(node, line.clone());
         line
+    }
+}
+
+/// A position's proof and disproof numbers, for its side to move `mover`, as the work
+/// left to show that black wins and that white wins.
+fn by_colour(mover: Color, (prove, disprove): (u64, u64)) -> (u64, u64) {
+    match mover {
+        Color::Black => (prove, disprove),
+        Color::White => (disprove, prove),
     }
 }
 
