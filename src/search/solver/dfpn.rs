@@ -243,8 +243,6 @@ impl<B: Bitboard> Prover<'_, B> {
             .iter()
             .map(|c| {
                 let (key, sym) = c.child.key(self.sym);
-                self.table.prefetch(key);
-                self.top.prefetch(key);
                 Child {
                     mv: c.mv,
                     node: c.child,
@@ -266,6 +264,13 @@ impl<B: Bitboard> Prover<'_, B> {
             let mut exact = Choice::default();
             let mut seen = Choice::default();
             let mut dn = 0u64;
+            // Every unproven child's entries are read below, and a big table keeps
+            // few of them in the processor's caches between two rounds: asking for all
+            // of them first lets their memory fetches overlap.
+            for child in children.iter().filter(|c| c.proof.is_none()) {
+                self.table.prefetch(child.key);
+                self.top.prefetch(child.key);
+            }
             for (i, child) in children.iter_mut().enumerate() {
                 let n = self.numbers(child);
                 exact.offer(i, n.dn);
