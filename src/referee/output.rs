@@ -139,10 +139,16 @@ mod tests {
         }
     }
 
+    /// A folder of a name nobody can guess, made new: `create_dir` fails rather than
+    /// take over a folder or link someone else put there. (Unit tests have no
+    /// `CARGO_TARGET_TMPDIR`, so the folder goes in the system's temporary folder.)
     fn scratch(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("konane-output-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let unique = rand::random::<u64>();
+        let dir = std::env::temp_dir().join(format!(
+            "konane-output-{name}-{}-{unique:016x}",
+            std::process::id()
+        ));
+        fs::create_dir(&dir).unwrap();
         Scratch(dir)
     }
 
